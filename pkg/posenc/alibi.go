@@ -1,0 +1,145 @@
+package posenc
+
+import (
+	"math"
+	"sync"
+)
+
+// ALiBi (Press, Smith and Lewis 2022, "Train Short, Test Long: Attention with
+// Linear Biases Enables Input Length Extrapolation",
+// https://arxiv.org/abs/2108.12409) adds no position vector at all: head h
+// adds −m_h·|i−j| to the attention logit of query i and key j. The slopes m_h
+// are fixed, not learned.
+
+// maxHeads bounds the number of heads ALiBiSlopes accepts; beyond it the
+// smallest slopes underflow towards zero.
+const maxHeads = 1 << 16
+
+// ALiBiSlopes returns the slope of each of heads heads, following the
+// authors' get_slopes (ofirpress/attention_with_linear_biases, fairseq):
+//
+//   - for n a power of two, the geometric sequence m_k = 2^(−8k/n), k = 1…n;
+//   - otherwise, the n' = 2^⌊log₂ n⌋ slopes for n', followed by every other
+//     slope (the 1st, 3rd, 5th, …) of the 2n' sequence, until there are n.
+//
+// The second rule is not the geometric sequence 2^(−8k/n): for 12 heads it
+// gives 1/2, 1/4, …, 1/256 and then 2^(−0.5), 2^(−1.5), 2^(−2.5), 2^(−3.5).
+func ALiBiSlopes(heads int) ([]float64, error) {
+	if err := checkPositive("heads", heads); err != nil {
+		return nil, err
+	}
+	if heads > maxHeads {
+		return nil, paramErr("heads", heads, "must be <= 65536")
+	}
+	dst := make([]float64, heads)
+	alibiSlopesTo(dst)
+	return dst, nil
+}
+
+func alibiSlopesTo(dst []float64) {
+	n := len(dst)
+	p := 1
+	for p*2 <= n {
+		p *= 2
+	}
+	geometric := func(n, k int) float64 { // k-th slope (from 1) of n, n a power of two
+		return math.Exp2(-8 * float64(k) / float64(n))
+	}
+	for k := 1; k <= p; k++ {
+		dst[k-1] = geometric(p, k)
+	}
+	// Every other slope of the 2p sequence: k = 1, 3, 5, ….
+	for j := 0; p+j < n; j++ {
+		dst[p+j] = geometric(2*p, 2*j+1)
+	}
+}
+
+// ALiBiBiasTo fills dst, a row-major [len(slopes), qLen, kLen] tensor, with
+// the ALiBi bias of each head for qLen queries over kLen keys. Queries are
+// the last qLen of the kLen positions (query i sits at position kLen−qLen+i,
+// as with a KV cache), so qLen must be at most kLen.
+//
+// Symmetric (causal false): bias = −m·|i−j|. Causal: bias = −m·(i−j) for keys
+// j at or before the query, and −Inf after it, so that the bias is also the
+// causal mask. Entries are computed in float64 and rounded once.
+func ALiBiBiasTo[T Float](dst []T, slopes []float64, qLen, kLen int, causal bool) error {
+	if err := checkPositive("len(slopes)", len(slopes)); err != nil {
+		return err
+	}
+	for i, m := range slopes {
+		if math.IsNaN(m) || math.IsInf(m, 0) {
+			return paramErr("slopes["+itoa(i)+"]", m, "must be finite")
+		}
+	}
+	if err := checkPositive("q_len", qLen); err != nil {
+		return err
+	}
+	if err := checkPositive("k_len", kLen); err != nil {
+		return err
+	}
+	if qLen > kLen {
+		return paramErr("q_len", qLen, "must be <= k_len ("+itoa(kLen)+")")
+	}
+	if err := checkElements("heads×q_len×k_len", len(slopes), qLen, kLen); err != nil {
+		return err
+	}
+	if err := checkLen("dst", len(dst), len(slopes)*qLen*kLen); err != nil {
+		return err
+	}
+	k := getKernel[alibiKernel[T]](&alibiKernels)
+	k.dst, k.slopes, k.qLen, k.kLen, k.causal = dst, slopes, qLen, kLen, causal
+	parallelRows(k, len(slopes)*qLen, kLen, &k.wg)
+	k.dst, k.slopes = nil, nil
+	putKernel(&alibiKernels, k)
+	return nil
+}
+
+// ALiBiBias returns the [heads, n, n] bias of ALiBiSlopes(heads) for n
+// queries over n keys.
+func ALiBiBias[T Float](heads, n int, causal bool) ([]T, error) {
+	slopes, err := ALiBiSlopes(heads)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPositive("n", n); err != nil {
+		return nil, err
+	}
+	if err := checkElements("heads×n×n", heads, n, n); err != nil {
+		return nil, err
+	}
+	dst := make([]T, heads*n*n)
+	return dst, ALiBiBiasTo(dst, slopes, n, n, causal)
+}
+
+type alibiKernel[T Float] struct {
+	wg         sync.WaitGroup
+	dst        []T
+	slopes     []float64
+	qLen, kLen int
+	causal     bool
+}
+
+var alibiKernels typedPool[alibiKernel[float32], alibiKernel[float64]]
+
+func (k *alibiKernel[T]) runRows(lo, hi int) {
+	negInf := T(math.Inf(-1))
+	for r := lo; r < hi; r++ {
+		m := k.slopes[r/k.qLen]
+		qPos := k.kLen - k.qLen + r%k.qLen
+		row := k.dst[r*k.kLen : (r+1)*k.kLen]
+		// Keys up to the query: −m·(q−j) = m·(j−q), up to +0 at j = q.
+		for j := range row[:qPos+1] {
+			row[j] = T(m * float64(j-qPos))
+		}
+		after := row[qPos+1:]
+		if k.causal {
+			for j := range after {
+				after[j] = negInf
+			}
+			continue
+		}
+		for j := range after {
+			row[qPos+1+j] = T(-m * float64(j+1))
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package posenc
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/gomlx/compute"
+	_ "github.com/gomlx/compute/gobackend" // the pure-Go backend, always available
+)
+
+// BackendEnvVar is the environment variable that chooses the GoMLX backend:
+// "go", "xla:cpu" or "xla:cuda".
+const BackendEnvVar = compute.ConfigEnvVar // "GOMLX_BACKEND"
+
+// xlaPlugins, set by backend_xla.go when XLA is linked in (cgo builds without
+// the noxla tag), lists the installed PJRT plugins without downloading any.
+var xlaPlugins func() map[string]string
+
+// ChooseBackend returns the backend configuration NewBackend uses, and why:
+// $GOMLX_BACKEND when set; else "xla:cpu" when XLA is linked in and its CPU
+// PJRT plugin is already installed; else "go", the pure-Go backend.
+func ChooseBackend() (config, reason string) {
+	if v := os.Getenv(BackendEnvVar); v != "" {
+		return v, BackendEnvVar + " is set"
+	}
+	if xlaPlugins == nil {
+		return "go", "this build has no XLA (cgo off or built with -tags noxla)"
+	}
+	for name, path := range xlaPlugins() {
+		if name == "cpu" || strings.HasPrefix(name, "cpu_") {
+			return "xla:cpu", "the XLA CPU plugin is installed at " + path
+		}
+	}
+	return "go", "no XLA PJRT plugin is installed (the pure-Go backend needs none)"
+}
+
+// NewBackend creates the backend ChooseBackend picks and prints one line to
+// stderr saying which and why. It never downloads anything: when
+// GOMLX_BACKEND asks for XLA and no plugin is installed, it returns an error
+// saying how to install one.
+func NewBackend() (compute.Backend, error) {
+	config, reason := ChooseBackend()
+	b, err := compute.NewWithConfig(config)
+	if err != nil {
+		if strings.HasPrefix(config, "xla") {
+			return nil, fmt.Errorf("posenc: backend %q failed (%v); install the XLA PJRT plugin "+
+				"(make xla, which downloads it) or set %s=go", config, err, BackendEnvVar)
+		}
+		return nil, fmt.Errorf("posenc: backend %q failed: %w", config, err)
+	}
+	fmt.Fprintf(os.Stderr, "posenc: using backend %s (%s)\n", b.Name(), reason)
+	return b, nil
+}
+
+var defaultBackend struct {
+	once sync.Once
+	b    compute.Backend
+	err  error
+}
+
+// Backend returns a backend shared by the whole program, created by
+// NewBackend on first use. It panics if that fails: notebooks and examples
+// call it, and there is nothing they could do with the error but stop.
+func Backend() compute.Backend {
+	defaultBackend.once.Do(func() {
+		defaultBackend.b, defaultBackend.err = NewBackend()
+	})
+	if defaultBackend.err != nil {
+		panic(defaultBackend.err)
+	}
+	return defaultBackend.b
+}

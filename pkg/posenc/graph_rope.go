@@ -1,0 +1,129 @@
+package posenc
+
+import (
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX's idiom.
+)
+
+// The graph RoPE computes y = x·C + swap(x)·S with two host-built tables of
+// the full head width: C repeats cos(mω_i) on both members of pair i, S holds
+// −sin(mω_i) on the first member and +sin(mω_i) on the second, and swap
+// exchanges the members of each pair. Dimensions past the rotary ones have
+// C = 1 and S = 0. This is the same rotation as the host layer, in four
+// elementwise passes over x and no sin/cos inside the graph.
+
+// ropeTables returns the [n, HeadDim] C and S tables for positions
+// start, …, start+n−1 (see above), in float64.
+func ropeTables(r RoPE, start, n int) (c, s []float64) {
+	must(r.Validate())
+	must(checkPosition("start", start))
+	must(checkPositive("seq_len", n))
+	if start > maxPosition-n {
+		must(paramErr("start", start, "leaves the last position past 2^40"))
+	}
+	must(checkElements("seq_len×head_dim", n, r.HeadDim))
+	cache := newRoPECacheRange(r, start, n)
+	hd, half := r.HeadDim, cache.half
+	c, s = make([]float64, n*hd), make([]float64, n*hd)
+	for p := range n {
+		cr, sr := c[p*hd:(p+1)*hd], s[p*hd:(p+1)*hd]
+		for i := range half {
+			a, b := pairIndex(r.Layout, 2*half, i)
+			cos, sin := cache.cos[p*half+i], cache.sin[p*half+i]
+			cr[a], cr[b] = cos, cos
+			sr[a], sr[b] = -sin, sin
+		}
+		for j := 2 * half; j < hd; j++ {
+			cr[j] = 1
+		}
+	}
+	return c, s
+}
+
+// swapPairs exchanges the two members of every rotary pair of x's last axis
+// and leaves the other dimensions in place.
+func swapPairs(x *Node, r RoPE) *Node {
+	hd, rot := r.HeadDim, r.Rot()
+	rank := x.Rank()
+	rotary := x
+	if rot < hd {
+		rotary = SliceAxis(x, -1, AxisRange(0, rot)) // [..., seq, rot]
+	}
+	var swapped *Node
+	if r.Layout == Interleaved {
+		dims := append([]int(nil), rotary.Shape().Dimensions...)
+		pairs := append(dims[:rank-1:rank-1], rot/2, 2)
+		swapped = Reshape(rotary, pairs...)                      // [..., seq, rot/2, 2]
+		swapped = Reverse(swapped, rank)                         // [..., seq, rot/2, 2]
+		swapped = Reshape(swapped, rotary.Shape().Dimensions...) // [..., seq, rot]
+	} else {
+		first := SliceAxis(rotary, -1, AxisRange(0, rot/2))    // [..., seq, rot/2]
+		second := SliceAxis(rotary, -1, AxisRange(rot/2, rot)) // [..., seq, rot/2]
+		swapped = Concatenate([]*Node{second, first}, -1)      // [..., seq, rot]
+	}
+	if rot < hd {
+		pass := SliceAxis(x, -1, AxisRange(rot, hd))      // [..., seq, hd−rot]
+		swapped = Concatenate([]*Node{swapped, pass}, -1) // [..., seq, hd]
+	}
+	return swapped
+}
+
+func checkRoPEInput(x *Node, r RoPE) (seq int) {
+	must(r.Validate())
+	checkFloatDType("x's dtype", x.DType())
+	seq, hd := lastDims("x", x)
+	if hd != r.HeadDim {
+		must(paramErr("x's last axis", hd, "must equal head_dim ("+itoa(r.HeadDim)+")"))
+	}
+	return seq
+}
+
+// ApplyRoPE rotates queries or keys x, shaped [..., seq, r.HeadDim] (for
+// example [batch, heads, seq, headDim]), at positions start, …, start+seq−1.
+// It panics with a *ParamError for an invalid r, a last axis other than
+// r.HeadDim, or a non-float x.
+func ApplyRoPE(x *Node, r RoPE, start int) *Node {
+	seq := checkRoPEInput(x, r)
+	c, s := ropeTables(r, start, seq)
+	g, dtype := x.Graph(), x.DType()
+	cn := ExpandLeftToRank(constFromFloat64(g, dtype, c, seq, r.HeadDim), x.Rank()) // [1..., seq, hd]
+	sn := ExpandLeftToRank(constFromFloat64(g, dtype, s, seq, r.HeadDim), x.Rank()) // [1..., seq, hd]
+	return Add(Mul(x, cn), Mul(swapPairs(x, r), sn))                                // [..., seq, hd]
+}
+
+// ApplyRoPEAt rotates x, shaped [..., seq, r.HeadDim], at explicit positions:
+// an integer node shaped [seq], or [batch, seq] when x's first axis is batch.
+// Rows are gathered from host-built tables for positions [0, maxLen). Values
+// of a positions node are not known while the graph is built, and Gather
+// clamps out-of-range indices, so validate positions on the host (for
+// instance with ApplyRoPEAtTo's rules: 0 ≤ p < maxLen) before feeding them.
+func ApplyRoPEAt(x, positions *Node, r RoPE, maxLen int) *Node {
+	seq := checkRoPEInput(x, r)
+	if !positions.DType().IsInt() {
+		must(paramErr("positions' dtype", positions.DType(), "must be an integer dtype"))
+	}
+	pd := positions.Shape().Dimensions
+	switch {
+	case len(pd) == 1 && pd[0] == seq:
+	case len(pd) == 2 && pd[1] == seq && x.Rank() >= 3 && pd[0] == x.Shape().Dimensions[0]:
+	default:
+		must(paramErr("positions' shape", pd, "must be [seq] or [batch, seq] matching x "+x.Shape().String()))
+	}
+	c, s := ropeTables(r, 0, maxLen)
+	g, dtype, hd := x.Graph(), x.DType(), r.HeadDim
+	idx := ExpandAxes(ConvertDType(positions, dtypes.Int32), -1) // [[batch,] seq, 1]
+	cg := Gather(constFromFloat64(g, dtype, c, maxLen, hd), idx) // [[batch,] seq, hd]
+	sg := Gather(constFromFloat64(g, dtype, s, maxLen, hd), idx) // [[batch,] seq, hd]
+	if len(pd) == 2 {
+		// [batch, seq, hd] → [batch, 1..., seq, hd]
+		newDims := make([]int, x.Rank())
+		for i := range newDims {
+			newDims[i] = 1
+		}
+		newDims[0], newDims[x.Rank()-2], newDims[x.Rank()-1] = pd[0], seq, hd
+		cg, sg = Reshape(cg, newDims...), Reshape(sg, newDims...)
+	} else {
+		cg, sg = ExpandLeftToRank(cg, x.Rank()), ExpandLeftToRank(sg, x.Rank()) // [1..., seq, hd]
+	}
+	return Add(Mul(x, cg), Mul(swapPairs(x, r), sg)) // [..., seq, hd]
+}

@@ -1,0 +1,267 @@
+package posenc
+
+import (
+	"fmt"
+	"math"
+)
+
+// ScalingKind names a RoPE frequency-scaling method, as Hugging Face
+// transformers' rope_type does.
+type ScalingKind int
+
+const (
+	// ScalingNone keeps the trained frequencies ("default").
+	ScalingNone ScalingKind = iota
+	// ScalingLinear divides every frequency by Factor: position
+	// interpolation (Chen et al. 2023, https://arxiv.org/abs/2306.15595;
+	// HF "linear").
+	ScalingLinear
+	// ScalingNTK raises the base to base·s^(d/(d−2)), d the rotary dimension
+	// (bloc97's "NTK-aware" scaling, 2023): the highest frequency is kept,
+	// the lowest is divided by exactly s.
+	ScalingNTK
+	// ScalingDynamic is NTK-aware scaling whose factor grows with the
+	// current length (HF "dynamic"): base·(s·L/L₀ − (s−1))^(d/(d−2)) for
+	// L = max(SeqLen, OriginalLen).
+	ScalingDynamic
+	// ScalingYaRN blends interpolated and original frequencies with a linear
+	// ramp over wavelengths, and scales attention by 0.1·ln s + 1 (Peng et
+	// al. 2023, https://arxiv.org/abs/2309.00071; HF "yarn").
+	ScalingYaRN
+	// ScalingLlama3 keeps high frequencies, divides low ones by Factor, and
+	// blends in between (Meta's Llama 3.1; HF "llama3").
+	ScalingLlama3
+)
+
+var scalingNames = [...]string{"none", "linear", "ntk", "dynamic", "yarn", "llama3"}
+
+// String returns the name used by the posenc command: none, linear, ntk,
+// dynamic, yarn or llama3.
+func (k ScalingKind) String() string {
+	if k >= 0 && int(k) < len(scalingNames) {
+		return scalingNames[k]
+	}
+	return fmt.Sprintf("ScalingKind(%d)", int(k))
+}
+
+// ParseScalingKind is the inverse of ScalingKind.String.
+func ParseScalingKind(name string) (ScalingKind, error) {
+	for i, n := range scalingNames {
+		if n == name {
+			return ScalingKind(i), nil
+		}
+	}
+	return 0, paramErr("scaling", name, "must be one of none, linear, ntk, dynamic, yarn, llama3")
+}
+
+// Scaling configures RoPE frequency scaling for contexts longer than the one
+// a model was trained on. Field names follow Hugging Face's rope_scaling
+// dictionary; as there, a zero BetaFast, BetaSlow, LowFreqFactor or
+// HighFreqFactor means its default.
+type Scaling struct {
+	Kind ScalingKind
+	// Factor s ≥ 1: how many times longer the target context is.
+	Factor float64
+	// OriginalLen is the trained context length L₀
+	// (original_max_position_embeddings); needed by dynamic, YaRN and Llama 3.
+	OriginalLen int
+	// SeqLen is the current sequence length, for ScalingDynamic only.
+	SeqLen int
+	// BetaFast and BetaSlow (YaRN; defaults 32 and 1) are the numbers of
+	// full rotations over OriginalLen above which a frequency is kept and
+	// below which it is interpolated.
+	BetaFast, BetaSlow float64
+	// LowFreqFactor and HighFreqFactor (Llama 3; defaults 1 and 4): wavelengths
+	// longer than OriginalLen/LowFreqFactor are divided by Factor, shorter
+	// than OriginalLen/HighFreqFactor kept, and smoothly blended in between.
+	LowFreqFactor, HighFreqFactor float64
+	// AttentionFactor (YaRN) multiplies cos and sin, hence both q and k; 0
+	// means 0.1·ln(Factor) + 1.
+	AttentionFactor float64
+}
+
+// LinearScaling returns position interpolation by factor.
+func LinearScaling(factor float64) Scaling {
+	return Scaling{Kind: ScalingLinear, Factor: factor}
+}
+
+// NTKScaling returns static NTK-aware base scaling by factor.
+func NTKScaling(factor float64) Scaling {
+	return Scaling{Kind: ScalingNTK, Factor: factor}
+}
+
+// DynamicNTKScaling returns dynamic NTK scaling for a model trained on
+// originalLen positions, now run on seqLen positions.
+func DynamicNTKScaling(factor float64, originalLen, seqLen int) Scaling {
+	return Scaling{Kind: ScalingDynamic, Factor: factor, OriginalLen: originalLen, SeqLen: seqLen}
+}
+
+// YaRNScaling returns YaRN with the default betas (32, 1) and attention
+// factor (0.1·ln factor + 1).
+func YaRNScaling(factor float64, originalLen int) Scaling {
+	return Scaling{Kind: ScalingYaRN, Factor: factor, OriginalLen: originalLen, BetaFast: 32, BetaSlow: 1}
+}
+
+// Llama3Scaling returns Llama 3.1's scaling with the default band factors
+// (low 1, high 4).
+func Llama3Scaling(factor float64, originalLen int) Scaling {
+	return Scaling{Kind: ScalingLlama3, Factor: factor, OriginalLen: originalLen, LowFreqFactor: 1, HighFreqFactor: 4}
+}
+
+func (sc Scaling) betas() (fast, slow float64) {
+	fast, slow = sc.BetaFast, sc.BetaSlow
+	if fast == 0 {
+		fast = 32
+	}
+	if slow == 0 {
+		slow = 1
+	}
+	return fast, slow
+}
+
+func (sc Scaling) llama3Factors() (low, high float64) {
+	low, high = sc.LowFreqFactor, sc.HighFreqFactor
+	if low == 0 {
+		low = 1
+	}
+	if high == 0 {
+		high = 4
+	}
+	return low, high
+}
+
+// validate checks sc for a rotary dimension rot.
+func (sc Scaling) validate(rot int) error {
+	if sc.Kind < ScalingNone || sc.Kind > ScalingLlama3 {
+		return paramErr("scaling", int(sc.Kind), "must be a known ScalingKind")
+	}
+	if sc.Kind == ScalingNone {
+		return nil
+	}
+	if err := checkFinite("factor", sc.Factor); err != nil {
+		return err
+	}
+	if sc.Factor < 1 {
+		return paramErr("factor", sc.Factor, "must be >= 1")
+	}
+	switch sc.Kind {
+	case ScalingNTK, ScalingDynamic:
+		if rot <= 2 {
+			return paramErr("rotary_dim", rot, "must be > 2 for NTK scaling (the exponent is d/(d−2))")
+		}
+	}
+	switch sc.Kind {
+	case ScalingDynamic, ScalingYaRN, ScalingLlama3:
+		if err := checkPositive("original_len", sc.OriginalLen); err != nil {
+			return err
+		}
+		if sc.OriginalLen > maxPosition {
+			return paramErr("original_len", sc.OriginalLen, "must be <= 2^40")
+		}
+	}
+	switch sc.Kind {
+	case ScalingDynamic:
+		if err := checkPosition("seq_len", sc.SeqLen); err != nil {
+			return err
+		}
+	case ScalingYaRN:
+		for _, p := range []struct {
+			name string
+			v    float64
+		}{{"beta_fast", sc.BetaFast}, {"beta_slow", sc.BetaSlow}, {"attention_factor", sc.AttentionFactor}} {
+			if err := checkFinite(p.name, p.v); err != nil {
+				return err
+			}
+			if p.v < 0 {
+				return paramErr(p.name, p.v, "must be > 0 (or 0 for the default)")
+			}
+		}
+		if fast, slow := sc.betas(); fast <= slow {
+			return paramErr("beta_fast", fast, fmt.Sprintf("must be > beta_slow (%g)", slow))
+		}
+	case ScalingLlama3:
+		for _, p := range []struct {
+			name string
+			v    float64
+		}{{"low_freq_factor", sc.LowFreqFactor}, {"high_freq_factor", sc.HighFreqFactor}} {
+			if err := checkFinite(p.name, p.v); err != nil {
+				return err
+			}
+			if p.v < 0 {
+				return paramErr(p.name, p.v, "must be > 0 (or 0 for the default)")
+			}
+		}
+		if low, high := sc.llama3Factors(); high <= low {
+			return paramErr("high_freq_factor", high, fmt.Sprintf("must be > low_freq_factor (%g)", low))
+		}
+	}
+	return nil
+}
+
+// attentionFactor is the factor HF multiplies cos and sin by.
+func (sc Scaling) attentionFactor() float64 {
+	if sc.Kind != ScalingYaRN {
+		return 1
+	}
+	if sc.AttentionFactor != 0 {
+		return sc.AttentionFactor
+	}
+	if sc.Factor <= 1 {
+		return 1
+	}
+	return 0.1*math.Log(sc.Factor) + 1
+}
+
+// yarnRange returns the ramp's ends, as pair indices, following HF's
+// find_correction_range with truncate=True: the pair whose wavelength fits
+// beta rotations into OriginalLen, floored (fast end) and ceiled (slow end),
+// clamped to [0, rot−1].
+func (sc Scaling) yarnRange(rot int, base float64) (low, high float64) {
+	fast, slow := sc.betas()
+	corr := func(rotations float64) float64 {
+		return float64(rot) * math.Log(float64(sc.OriginalLen)/(rotations*2*math.Pi)) / (2 * math.Log(base))
+	}
+	low = math.Max(math.Floor(corr(fast)), 0)
+	high = math.Min(math.Ceil(corr(slow)), float64(rot-1))
+	if low == high {
+		high += 0.001 // HF's linear_ramp_factor guard against a zero-width ramp
+	}
+	return low, high
+}
+
+// invFreq returns the scaled frequency of pair i of rot rotary dimensions.
+// sc must be valid for rot.
+func (sc Scaling) invFreq(i, rot int, base float64) float64 {
+	exponent := float64(2*i) / float64(rot)
+	w := math.Pow(base, -exponent)
+	s := sc.Factor
+	switch sc.Kind {
+	case ScalingLinear:
+		return w / s
+	case ScalingNTK:
+		b := base * math.Pow(s, float64(rot)/float64(rot-2))
+		return math.Pow(b, -exponent)
+	case ScalingDynamic:
+		l := float64(max(sc.SeqLen, sc.OriginalLen))
+		b := base * math.Pow(s*l/float64(sc.OriginalLen)-(s-1), float64(rot)/float64(rot-2))
+		return math.Pow(b, -exponent)
+	case ScalingYaRN:
+		low, high := sc.yarnRange(rot, base)
+		ramp := math.Min(math.Max((float64(i)-low)/(high-low), 0), 1)
+		keep := 1 - ramp // share of the original (extrapolated) frequency
+		return (w/s)*(1-keep) + w*keep
+	case ScalingLlama3:
+		low, high := sc.llama3Factors()
+		l0 := float64(sc.OriginalLen)
+		wavelen := 2 * math.Pi / w
+		switch {
+		case wavelen < l0/high:
+			return w
+		case wavelen > l0/low:
+			return w / s
+		}
+		smooth := (l0/wavelen - low) / (high - low)
+		return (1-smooth)*w/s + smooth*w
+	}
+	return w
+}
