@@ -50,7 +50,7 @@ func NewBackend() (compute.Backend, error) {
 		}
 		return nil, fmt.Errorf("posenc: backend %q failed: %w", config, err)
 	}
-	fmt.Fprintf(os.Stderr, "posenc: using backend %s (%s)\n", b.Name(), reason)
+	fmt.Fprintf(os.Stderr, "posenc: backend %s: %s\n", config, reason)
 	return b, nil
 }
 
