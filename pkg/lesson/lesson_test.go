@@ -1,0 +1,53 @@
+package lesson
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func mustPanic(t *testing.T, wantInMsg string, f func()) {
+	t.Helper()
+	defer func() {
+		r := recover()
+		if r == nil {
+			t.Fatalf("no panic; want one mentioning %q", wantInMsg)
+		}
+		if msg, _ := r.(string); !strings.Contains(msg, wantInMsg) {
+			t.Fatalf("panic %q; want it to mention %q", msg, wantInMsg)
+		}
+	}()
+	f()
+}
+
+func TestCheck(t *testing.T) {
+	Check("PE(3)[0]", 0.14112, 0.1411, 5e-5)
+	mustPanic(t, "PE(3)[0] = 0.2", func() { Check("PE(3)[0]", 0.2, 0.1411, 5e-5) })
+	mustPanic(t, "NaN", func() { Check("x", math.NaN(), 0, 1) })
+}
+
+func TestCheckSlice(t *testing.T) {
+	CheckSlice("row", []float64{1, 2}, []float64{1, 2.00001}, 1e-4)
+	mustPanic(t, "row[1]", func() { CheckSlice("row", []float64{1, 2}, []float64{1, 3}, 1e-4) })
+	mustPanic(t, "has 1 values", func() { CheckSlice("row", []float64{1}, []float64{1, 3}, 1e-4) })
+}
+
+func TestCheckTrue(t *testing.T) {
+	CheckTrue("holds", true)
+	mustPanic(t, "values lie in [-1, 1]", func() { CheckTrue("values lie in [-1, 1]", false) })
+}
+
+func TestTables(t *testing.T) {
+	got := HTMLTable([]string{"a", "<b>"}, [][]string{{"1", "x&y"}})
+	for _, want := range []string{"<th>&lt;b&gt;</th>", "<td>x&amp;y</td>"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("HTMLTable = %q; want it to contain %q", got, want)
+		}
+	}
+	if got, want := TextTable([]string{"h", "value"}, [][]string{{"long", "1"}}), "h     value\nlong  1\n"; got != want {
+		t.Errorf("TextTable = %q; want %q", got, want)
+	}
+	if got, want := FormatSlice([]float64{0.14112, -0.99}, 4), "[0.1411 -0.9900]"; got != want {
+		t.Errorf("FormatSlice = %q; want %q", got, want)
+	}
+}

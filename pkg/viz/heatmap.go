@@ -1,0 +1,89 @@
+package viz
+
+import (
+	"image/color"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette"
+	"gonum.org/v1/plot/palette/moreland"
+	"gonum.org/v1/plot/plotter"
+)
+
+// grid adapts a row-major matrix to plotter.GridXYZ, with row 0 drawn at
+// the top, as matrices are printed.
+type grid struct {
+	data       []float64
+	rows, cols int
+}
+
+func (g grid) Dims() (c, r int)   { return g.cols, g.rows }
+func (g grid) Z(c, r int) float64 { return g.data[(g.rows-1-r)*g.cols+c] }
+func (g grid) X(c int) float64    { return float64(c) }
+func (g grid) Y(r int) float64    { return float64(r) }
+
+// flippedTicks labels a vertical axis whose coordinate y shows row rows−1−y.
+type flippedTicks struct{ rows int }
+
+func (t flippedTicks) Ticks(min, max float64) []plot.Tick {
+	// Choose ticks in row numbers, then place each at its drawn coordinate.
+	top := float64(t.rows - 1)
+	ticks := plot.DefaultTicks{}.Ticks(math.Max(top-max, 0), math.Min(top-min, top))
+	for i := range ticks {
+		ticks[i].Value = top - ticks[i].Value
+	}
+	return ticks
+}
+
+// Heatmap draws data, a row-major rows×cols matrix, as a grid of colours
+// with row 0 at the top and a colour bar on the right. Values with both
+// signs use a diverging blue–red scale centred on 0; one-signed values use a
+// sequential scale. NaN and ±Inf cells (a causal mask, say) are left blank.
+// It panics if len(data) != rows·cols or a size is not positive: a
+// programming error.
+func Heatmap(data []float64, rows, cols int, title, xLabel, yLabel string) *Figure {
+	if rows <= 0 || cols <= 0 || len(data) != rows*cols {
+		panic("viz.Heatmap: len(data) must equal rows×cols > 0, got " +
+			strconv.Itoa(len(data)) + " for " + strconv.Itoa(rows) + "×" + strconv.Itoa(cols))
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range data {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	if lo > hi { // nothing finite
+		lo, hi = 0, 1
+	}
+	var cm palette.ColorMap
+	if lo < 0 && hi > 0 {
+		m := math.Max(-lo, hi)
+		lo, hi = -m, m
+		cm = moreland.SmoothBlueRed()
+	} else {
+		cm = moreland.ExtendedKindlmann()
+	}
+	if lo == hi {
+		hi = lo + 1
+	}
+	cm.SetMin(lo)
+	cm.SetMax(hi)
+
+	f := newFigure(title, xLabel, yLabel)
+	hm := plotter.NewHeatMap(grid{data: data, rows: rows, cols: cols}, cm.Palette(255))
+	hm.Min, hm.Max = lo, hi
+	hm.NaN = color.Transparent
+	f.plot.Add(hm)
+	f.plot.Y.Tick.Marker = flippedTicks{rows: rows}
+	f.plot.X.Min, f.plot.X.Max = -0.5, float64(cols)-0.5
+	f.plot.Y.Min, f.plot.Y.Max = -0.5, float64(rows)-0.5
+
+	bar := plot.New()
+	bar.HideX()
+	bar.Y.Padding = 0
+	bar.Title.Text = " "
+	bar.Add(&plotter.ColorBar{ColorMap: cm, Vertical: true})
+	f.bar = bar
+	return f
+}

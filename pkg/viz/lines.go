@@ -1,0 +1,104 @@
+package viz
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// Series is one line of a line chart: Y[i] at X[i]. Points draws markers
+// instead of a line; Dashed draws a dashed line.
+type Series struct {
+	Name   string
+	X, Y   []float64
+	Points bool
+	Dashed bool
+}
+
+// Range returns 0, 1, …, n−1 as float64: the X of a series indexed by
+// position or dimension.
+func Range(n int) []float64 {
+	x := make([]float64, max(n, 0))
+	for i := range x {
+		x[i] = float64(i)
+	}
+	return x
+}
+
+// Lines draws each series as a line (or points), in distinct colours, with
+// a legend when more than one series has a name. It panics when a series'
+// X and Y differ in length: a programming error. Non-finite points are
+// skipped.
+func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
+	f := newFigure(title, xLabel, yLabel)
+	named := 0
+	for i, s := range series {
+		if len(s.X) != len(s.Y) {
+			panic(fmt.Sprintf("viz.Lines: series %q has %d X and %d Y values", s.Name, len(s.X), len(s.Y)))
+		}
+		pts := make(plotter.XYs, 0, len(s.X))
+		for j := range s.X {
+			if isFinite(s.X[j]) && isFinite(s.Y[j]) {
+				pts = append(pts, plotter.XY{X: s.X[j], Y: s.Y[j]})
+			}
+		}
+		col := plotutil.Color(i)
+		var thumb plot.Thumbnailer
+		if s.Points {
+			sc, err := plotter.NewScatter(pts)
+			if err != nil {
+				panic(fmt.Sprintf("viz.Lines: series %q: %v", s.Name, err))
+			}
+			sc.Color = col
+			sc.Shape = plotutil.Shape(i)
+			sc.Radius = vg.Points(2.5)
+			f.plot.Add(sc)
+			thumb = sc
+		} else {
+			ln, err := plotter.NewLine(pts)
+			if err != nil {
+				panic(fmt.Sprintf("viz.Lines: series %q: %v", s.Name, err))
+			}
+			ln.Color = col
+			ln.Width = vg.Points(1.5)
+			if s.Dashed {
+				ln.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+			}
+			f.plot.Add(ln)
+			thumb = ln
+		}
+		if s.Name != "" {
+			named++
+			f.plot.Legend.Add(s.Name, thumb)
+		}
+	}
+	if named < 2 && len(series) < 2 {
+		f.plot.Legend = plot.NewLegend()
+	}
+	f.plot.Legend.Top = true
+	f.plot.Legend.Left = true
+	f.plot.Legend.XOffs = vg.Points(8)
+	f.plot.Add(plotter.NewGrid())
+	return f
+}
+
+// LogY switches the vertical axis to a logarithmic scale (all Y must be
+// positive) and returns f.
+func (f *Figure) LogY() *Figure {
+	f.plot.Y.Scale = plot.LogScale{}
+	f.plot.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	return f
+}
+
+// LogX switches the horizontal axis to a logarithmic scale and returns f.
+func (f *Figure) LogX() *Figure {
+	f.plot.X.Scale = plot.LogScale{}
+	f.plot.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	return f
+}
+
+func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
