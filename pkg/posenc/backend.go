@@ -42,7 +42,7 @@ func ChooseBackend() (config, reason string) {
 // saying how to install one.
 func NewBackend() (compute.Backend, error) {
 	config, reason := ChooseBackend()
-	b, err := compute.NewWithConfig(config)
+	b, err := newWithConfig(config)
 	if err != nil {
 		if strings.HasPrefix(config, "xla") {
 			return nil, fmt.Errorf("posenc: backend %q failed (%v); install the XLA PJRT plugin "+
@@ -52,6 +52,19 @@ func NewBackend() (compute.Backend, error) {
 	}
 	fmt.Fprintf(os.Stderr, "posenc: backend %s: %s\n", config, reason)
 	return b, nil
+}
+
+// newWithConfig is compute.NewWithConfig, which panics, rather than
+// returning an error, when config names a backend that is not compiled in
+// (GOMLX_BACKEND=nosuch, or xla in a noxla build): that panic becomes the
+// error.
+func newWithConfig(config string) (b compute.Backend, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			b, err = nil, fmt.Errorf("%v", r)
+		}
+	}()
+	return compute.NewWithConfig(config)
 }
 
 var defaultBackend struct {

@@ -108,7 +108,9 @@ func checkElements(param string, factors ...int) error {
 	n := 1
 	for _, f := range factors {
 		if mulOverflows(n, f) || n*f > maxElements {
-			return paramErr(param, factors, fmt.Sprintf("must describe at most %d elements", maxElements))
+			// A copy, so that factors does not escape and callers on hot
+			// paths (ALiBiBiasTo) allocate nothing for the variadic slice.
+			return paramErr(param, append([]int(nil), factors...), fmt.Sprintf("must describe at most %d elements", maxElements))
 		}
 		n *= f
 	}

@@ -109,6 +109,7 @@ func ApplyRoPEAt(x, positions *Node, r RoPE, maxLen int) *Node {
 	default:
 		must(paramErr("positions' shape", pd, "must be [seq] or [batch, seq] matching x "+x.Shape().String()))
 	}
+	must(checkPositive("max_len", maxLen)) // before ropeTables, which would call it seq_len
 	c, s := ropeTables(r, 0, maxLen)
 	g, dtype, hd := x.Graph(), x.DType(), r.HeadDim
 	idx := ExpandAxes(ConvertDType(positions, dtypes.Int32), -1) // [[batch,] seq, 1]

@@ -1,7 +1,6 @@
 package posenc
 
 import (
-	"math"
 	"strconv"
 	"sync"
 )
@@ -70,6 +69,9 @@ func (r RoPE) Validate() error {
 	if err := checkPositive("head_dim", r.HeadDim); err != nil {
 		return err
 	}
+	if r.HeadDim > maxElements { // InvFreq and LayoutPermutation allocate by HeadDim alone
+		return paramErr("head_dim", r.HeadDim, "must be <= 2^31")
+	}
 	if r.RotaryDim < 0 || r.RotaryDim > r.HeadDim {
 		return paramErr("rotary_dim", r.RotaryDim, "must be in [0, head_dim]")
 	}
@@ -125,7 +127,7 @@ func RotateTo[T Float](dst, x []T, r RoPE, pos int) error {
 	}
 	rot, af := r.Rot(), r.AttentionFactor()
 	for i := range rot / 2 {
-		s, c := math.Sincos(float64(pos) * r.Scaling.invFreq(i, rot, r.Base))
+		s, c := sincosProduct(float64(pos), r.Scaling.invFreq(i, rot, r.Base))
 		s, c = s*af, c*af
 		a, b := pairIndex(r.Layout, rot, i)
 		xa, xb := float64(x[a]), float64(x[b])

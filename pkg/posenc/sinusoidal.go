@@ -64,6 +64,9 @@ func (s Sinusoidal) Validate() error {
 	if err := checkEvenPositive("dim", s.Dim); err != nil {
 		return err
 	}
+	if s.Dim > maxElements { // Frequencies and ShiftMatrix allocate by Dim alone
+		return paramErr("dim", s.Dim, "must be <= 2^31")
+	}
 	if err := checkBase("base", s.Base); err != nil {
 		return err
 	}
@@ -192,6 +195,23 @@ func sinusoidalTo[T Float](dst, emb []T, scale float64, s Sinusoidal, start int)
 // anchorRows rows.
 const anchorRows = 128
 
+// sincosProduct returns sin(p·w) and cos(p·w) for the exact product of p
+// and w. The rounded product fl(p·w) is off by up to half an ulp of p·w
+// (1.2e-7 radians at p = 2^30, 1.2e-4 at 2^40), more than float32 can
+// resolve; math.FMA recovers that rounding error exactly (p is an integer
+// below 2^53, so p·w − fl(p·w) is a float64), and one more rotation by it
+// puts the angle back where p·w really is.
+func sincosProduct(p, w float64) (sin, cos float64) {
+	hi := p * w
+	lo := math.FMA(p, w, -hi)
+	sh, ch := math.Sincos(hi)
+	if lo == 0 {
+		return sh, ch
+	}
+	sl, cl := math.Sincos(lo)
+	return sh*cl + ch*sl, ch*cl - sh*sl
+}
+
 // pairTile is how many pairs one pass of the recurrence keeps in registers
 // and on the stack.
 const pairTile = 64
@@ -235,7 +255,7 @@ func (k *sinusoidalKernel[T]) runRows(lo, hi int) {
 			stepSin, stepCos := k.stepSin[p0:p0+n], k.stepCos[p0:p0+n]
 			pos := float64(k.start + r0)
 			for i, w := range freq {
-				sn[i], cs[i] = math.Sincos(pos * w)
+				sn[i], cs[i] = sincosProduct(pos, w)
 			}
 			for r := r0; r < r1; r++ {
 				k.writeRow(r, p0, sn[:n], cs[:n])
@@ -316,11 +336,14 @@ func ShiftMatrix(s Sinusoidal, k int) ([]float64, error) {
 	if k < -maxPosition || k > maxPosition {
 		return nil, paramErr("k", k, "must be within ±2^40")
 	}
+	if err := checkElements("dim×dim", s.Dim, s.Dim); err != nil {
+		return nil, err
+	}
 	freq, _ := s.Frequencies()
 	d := s.Dim
 	m := make([]float64, d*d)
 	for i, w := range freq {
-		sn, cs := math.Sincos(float64(k) * w)
+		sn, cs := sincosProduct(float64(k), w)
 		a, b := pairIndex(s.Layout, d, i) // a holds sin, b holds cos
 		m[a*d+a], m[a*d+b] = cs, sn
 		m[b*d+a], m[b*d+b] = -sn, cs

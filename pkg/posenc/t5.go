@@ -14,7 +14,9 @@ import (
 type T5Buckets struct {
 	// NumBuckets is the total number of buckets (32 in T5).
 	NumBuckets int
-	// MaxDistance is where the last, open-ended bucket starts (128 in T5).
+	// MaxDistance is where the logarithmic buckets end (128 in T5): every
+	// distance from it on shares the last bucket. Bucket indices are
+	// floored, so that last bucket starts earlier (at 91 in T5's encoder).
 	MaxDistance int
 	// Bidirectional gives keys after the query their own half of the
 	// buckets (encoder); a causal decoder sets it false and maps every key

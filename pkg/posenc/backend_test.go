@@ -1,0 +1,80 @@
+package posenc
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// xlaCPUPluginInstalled reports whether this build links XLA and finds its
+// CPU plugin, in which case ChooseBackend prefers "xla:cpu".
+func xlaCPUPluginInstalled() bool {
+	if xlaPlugins == nil {
+		return false
+	}
+	for name := range xlaPlugins() {
+		if name == "cpu" || strings.HasPrefix(name, "cpu_") {
+			return true
+		}
+	}
+	return false
+}
+
+func TestChooseBackendHonoursEnv(t *testing.T) {
+	for _, v := range []string{"go", "xla:cpu", "xla:cuda"} {
+		t.Setenv(BackendEnvVar, v)
+		config, reason := ChooseBackend()
+		if config != v || !strings.Contains(reason, BackendEnvVar) {
+			t.Errorf("%s=%s: ChooseBackend() = %q, %q; want %q and a reason naming %s", BackendEnvVar, v, config, reason, v, BackendEnvVar)
+		}
+	}
+}
+
+func TestChooseBackendDefault(t *testing.T) {
+	t.Setenv(BackendEnvVar, "") // restored after the test
+	if err := os.Unsetenv(BackendEnvVar); err != nil {
+		t.Fatal(err)
+	}
+	if xlaCPUPluginInstalled() {
+		t.Skip("an XLA CPU plugin is installed here; the default is then xla:cpu")
+	}
+	config, reason := ChooseBackend()
+	if config != "go" || reason == "" {
+		t.Errorf("ChooseBackend() = %q, %q; want \"go\" and a reason", config, reason)
+	}
+}
+
+func TestNewBackend(t *testing.T) {
+	t.Setenv(BackendEnvVar, "go")
+	b, err := NewBackend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Name() == "" {
+		t.Error("backend has no name")
+	}
+	b.Finalize()
+
+	// A backend that is not compiled in is an error, not a panic.
+	t.Setenv(BackendEnvVar, "nosuch")
+	if b, err := NewBackend(); err == nil || b != nil || !strings.HasPrefix(err.Error(), `posenc: backend "nosuch" failed`) {
+		t.Errorf("GOMLX_BACKEND=nosuch: NewBackend() = %v, %v; want a posenc error", b, err)
+	}
+
+	// XLA without its plugin: an error saying how to get one, never a download.
+	if xlaCPUPluginInstalled() {
+		return
+	}
+	t.Setenv(BackendEnvVar, "xla:cpu")
+	_, err = NewBackend()
+	if err == nil || !strings.Contains(err.Error(), "install the XLA PJRT plugin") || !strings.Contains(err.Error(), BackendEnvVar+"=go") {
+		t.Errorf("GOMLX_BACKEND=xla:cpu without a plugin: err = %v; want install instructions", err)
+	}
+}
+
+func TestBackendIsShared(t *testing.T) {
+	b := Backend()
+	if b == nil || Backend() != b {
+		t.Errorf("Backend() = %v, then %v; want one shared backend", b, Backend())
+	}
+}
