@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# docker-build-local.sh — builds docker/Dockerfile for real on a machine that
+# reaches Debian's archive and the Go module proxy but no image registry, no
+# Python package index and not GitHub (this project's CI machines):
+#
+#   - the image format: docker (the OCI format drops SHELL, so RUN would
+#     use /bin/sh instead of bash with pipefail);
+#   - the base: Debian 12 made here with debootstrap and `podman import`
+#     (BASE_IMAGE), instead of the pinned debian image;
+#   - Go: from the module proxy, checked against the pinned sha256, as in the
+#     real build;
+#   - the two network-only steps are switched off: WITH_JUPYTERLAB=0 (the
+#     image starts Jupyter Notebook) and WITH_XLA=0 (GoMLX on the Go backend);
+#   - CA certificates this host added to its trust store are passed in
+#     (EXTRA_CA_CERTS), for networks that intercept HTTPS;
+#   - everything else runs as in the real build, scripts/install.sh included,
+#     and the build's own smoke test runs a GoNB cell through Jupyter.
+#
+# Then it starts the image (a container, or where the engine cannot start
+# one here, its entrypoint in a chroot of its files) and checks that the
+# notebook server answers with its token and offers the gonb kernel. Run as root; podman and debootstrap are
+# installed with apt-get when missing. `DOCKER_BUILD=1 make test` runs it.
+#
+# Environment: POSENC_DOCKER_CACHE (default /var/tmp/posenc-docker: the
+# debootstrap tree), IMAGE (default posenc-course:local), POSENC_PORT (the
+# host port for the check, default 18888).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${POSENC_DOCKER_CACHE:-/var/tmp/posenc-docker}
+IMAGE=${IMAGE:-posenc-course:local}
+BASE=localhost/posenc-debian:bookworm-debootstrap
+PORT=${POSENC_PORT:-18888}
+MIRROR=http://deb.debian.org/debian
+
+say() { printf 'docker-build-local: %s\n' "$*"; }
+die() {
+	printf 'docker-build-local: %s\n' "$*" >&2
+	exit 1
+}
+
+[ "$(id -u)" = 0 ] || die "run as root (podman builds with --isolation chroot, debootstrap needs root)"
+missing=()
+command -v podman >/dev/null 2>&1 || missing+=(podman)
+command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
+if [ ${#missing[@]} -gt 0 ]; then
+	say "installing ${missing[*]} with apt-get"
+	DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+start=$(date +%s)
+
+# The base image: Debian 12 minbase, with the official image's apt sources.
+if ! podman image exists "$BASE"; then
+	rootfs=$CACHE/rootfs-bookworm
+	if [ ! -x "$rootfs/usr/bin/apt-get" ]; then
+		say "debootstrap bookworm into $rootfs"
+		rm -rf "$rootfs"
+		mkdir -p "$CACHE"
+		debootstrap --variant=minbase bookworm "$rootfs" "$MIRROR" >"$CACHE/debootstrap.log" 2>&1 ||
+			die "debootstrap failed; see $CACHE/debootstrap.log"
+	fi
+	rm -f "$rootfs/etc/apt/sources.list"
+	cat >"$rootfs/etc/apt/sources.list.d/debian.sources" <<EOF
+Types: deb
+URIs: $MIRROR
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+	rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
+	say "podman import -> $BASE"
+	tar -C "$rootfs" -c . | podman import --change 'CMD ["/bin/bash"]' - "$BASE" >/dev/null
+fi
+
+# CA certificates added to this host's trust store (Debian keeps them outside
+# mozilla/): where HTTPS is intercepted, the build's downloads (Go, modules)
+# need them too. They go into the local test image only.
+extra_ca=$(find /usr/local/share/ca-certificates /usr/share/ca-certificates -maxdepth 2 \
+	\( -name '*.crt' -o -name '*.pem' \) -not -path '*/mozilla/*' -type f -exec cat {} + 2>/dev/null || true)
+[ -z "$extra_ca" ] || say "trusting the CA certificates this host added to its trust store ($(grep -c 'BEGIN CERTIFICATE' <<<"$extra_ca"))"
+
+say "podman build (WITH_JUPYTERLAB=0 WITH_XLA=0, base $BASE) -> $IMAGE"
+podman build --isolation chroot --format docker \
+	-f "$ROOT/docker/Dockerfile" --target cpu \
+	--build-arg BASE_IMAGE="$BASE" \
+	--build-arg WITH_JUPYTERLAB=0 \
+	--build-arg WITH_XLA=0 \
+	--build-arg EXTRA_CA_CERTS="$extra_ca" \
+	-t "$IMAGE" "$ROOT"
+built=$(date +%s)
+size=$(podman image inspect -f '{{.Size}}' "$IMAGE")
+say "built $IMAGE in $((built - start)) s; size $((size / 1000000)) MB"
+
+# Start it as compose would (tini, posenc-start) and check the server. When
+# the engine cannot start containers here (some sandboxes refuse crun's
+# setrlimit), the image's entrypoint runs in a chroot of the image's files
+# instead, as the learner, on the host's network.
+name=posenc-build-check-$$
+token=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
+log=$(mktemp)
+root="" pid=""
+cleanup() {
+	[ -z "$pid" ] || kill -TERM "$pid" 2>/dev/null || true
+	[ -z "$pid" ] || wait "$pid" 2>/dev/null || true
+	if [ -n "$root" ]; then
+		umount -R "$root/proc" 2>/dev/null || true
+		umount -R "$root/dev" 2>/dev/null || true
+		podman umount "$name" >/dev/null 2>&1 || true
+	fi
+	podman rm -f "$name" >/dev/null 2>&1 || true
+	rm -f "$log"
+}
+trap cleanup EXIT
+url_port=$PORT
+if podman run -d --name "$name" -p "127.0.0.1:$PORT:8888" -e JUPYTER_TOKEN="$token" "$IMAGE" >/dev/null 2>"$log"; then
+	mode=container
+	logs() { podman logs "$name" 2>&1; }
+	url_port=8888 # the URL the container prints names its own port
+else
+	say "podman run failed ($(tr '\n' ' ' <"$log")); running the entrypoint in a chroot of the image instead"
+	podman rm -f "$name" >/dev/null 2>&1 || true
+	mode=chroot
+	podman create --name "$name" "$IMAGE" >/dev/null
+	root=$(podman mount "$name")
+	mount --rbind /dev "$root/dev"
+	mount --rbind /proc "$root/proc"
+	mapfile -t env < <(podman image inspect -f '{{range .Config.Env}}{{println .}}{{end}}' "$IMAGE" | sed '/^$/d')
+	uid=$(chroot "$root" id -u learner)
+	workdir=$(podman image inspect -f '{{.Config.WorkingDir}}' "$IMAGE")
+	chroot --userspec="$uid:$uid" "$root" /usr/bin/env -i "${env[@]}" HOME=/home/learner USER=learner \
+		PORT="$PORT" JUPYTER_TOKEN="$token" /bin/sh -c "cd '$workdir' && exec /usr/bin/tini -s -- posenc-start" >"$log" 2>&1 &
+	pid=$!
+	logs() { cat "$log"; }
+fi
+for _ in $(seq 1 90); do
+	logs | grep -q "token=$token" && break
+	sleep 1
+done
+logs | grep -E '^posenc-start|^lab.sh|token=' || true
+logs | grep -q "127.0.0.1:$url_port/.*token=$token" || {
+	logs | tail -20 >&2
+	die "the server ($mode) did not print its URL within 90 s"
+}
+status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/api/status?token=$token" || true)
+nostatus=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/api/status" || true)
+[ "$status" = 200 ] || die "GET /api/status with the token: HTTP $status; want 200"
+[ "$nostatus" = 403 ] || die "GET /api/status without a token: HTTP $nostatus; want 403 (token authentication on)"
+kernels=$(curl -s "http://127.0.0.1:$PORT/api/kernelspecs?token=$token" || true)
+grep -q '"gonb"' <<<"$kernels" || die "the server does not offer the gonb kernel: $kernels"
+say "the server ($mode) answers on 127.0.0.1:$PORT: 200 with the token, 403 without; kernel gonb offered"
+say "ok: $IMAGE ($((size / 1000000)) MB) built in $((built - start)) s and serves the course"

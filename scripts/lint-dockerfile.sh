@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# lint-dockerfile.sh — lints the Docker image's files, for make test:
+#
+#   1. dockerfilelint 1.8.0 (npm; pinned with its lock file in docker/lint/,
+#      installed into .tools/dockerfilelint on first use) on docker/Dockerfile,
+#      with docker/.dockerfilelintrc;
+#   2. the course's own rules, which that linter cannot check: every FROM is
+#      an earlier stage or ${BASE_IMAGE}, whose default is pinned by tag and
+#      digest; nothing "latest"; no sudo; the image ends as a non-root user
+#      under tini; docker/compose.yaml parses, publishes on loopback only and
+#      mounts subfolders of the course, not the home folder;
+#   3. bash -n on docker/*.sh.
+#
+# Exit status 0 when all pass, 1 otherwise (each problem on its own line).
+# Needs Node.js and npm (and the npm registry, the first time).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TOOLS=${COURSE_TOOLS:-$ROOT/.tools}
+DOCKERFILE=$ROOT/docker/Dockerfile
+COMPOSE=$ROOT/docker/compose.yaml
+LINT_DIR=$TOOLS/dockerfilelint
+
+fail=0
+problem() {
+	printf 'lint-dockerfile: %s\n' "$*" >&2
+	fail=1
+}
+
+# 1. dockerfilelint, pinned by docker/lint/package-lock.json.
+command -v npm >/dev/null 2>&1 || {
+	echo "lint-dockerfile: npm is not installed (needed for dockerfilelint): apt-get install npm, or install Node.js" >&2
+	exit 1
+}
+if ! cmp -s "$ROOT/docker/lint/package-lock.json" "$LINT_DIR/package-lock.json" ||
+	[ ! -x "$LINT_DIR/node_modules/.bin/dockerfilelint" ]; then
+	echo "lint-dockerfile: installing dockerfilelint (docker/lint/package-lock.json) into ${LINT_DIR#"$ROOT"/}"
+	rm -rf "$LINT_DIR"
+	mkdir -p "$LINT_DIR"
+	cp "$ROOT/docker/lint/package.json" "$ROOT/docker/lint/package-lock.json" "$LINT_DIR/"
+	(cd "$LINT_DIR" && npm ci --no-audit --no-fund --silent)
+fi
+if ! out=$("$LINT_DIR/node_modules/.bin/dockerfilelint" -c "$ROOT/docker" "$DOCKERFILE" 2>&1); then
+	printf '%s\n' "$out" >&2
+	problem "dockerfilelint found issues in docker/Dockerfile"
+fi
+
+# 2. The course's rules for the Dockerfile.
+# Instructions with their continuation lines joined, comments dropped.
+instructions=$(sed -e '/^[[:space:]]*#/d' "$DOCKERFILE" | sed -e ':a' -e '/\\$/{N;s/\\\n//;ba' -e '}')
+stages=()
+while read -r from; do
+	# shellcheck disable=SC2086
+	set -- $from
+	image=$2
+	if [ "$image" = '${BASE_IMAGE}' ]; then
+		:
+	elif printf '%s\n' "${stages[@]}" | grep -qxF -- "$image"; then
+		:
+	else
+		problem "FROM $image: not an earlier stage nor \${BASE_IMAGE}"
+	fi
+	if [ "${3:-}" != "" ] && [ "${3,,}" = as ]; then stages+=("$4"); fi
+done < <(printf '%s\n' "$instructions" | grep -iE '^FROM[[:space:]]')
+
+base=$(printf '%s\n' "$instructions" | sed -nE 's/^ARG[[:space:]]+BASE_IMAGE=(.*)$/\1/p' | head -n1)
+if ! printf '%s' "$base" | grep -qE '^[^@ ]+:[A-Za-z0-9._-]+@sha256:[0-9a-f]{64}$'; then
+	problem "ARG BASE_IMAGE=$base: pin the base image by tag and digest (name:tag@sha256:...)"
+fi
+if grep -nE '(:|@)latest\b' "$DOCKERFILE" "$COMPOSE" | grep -v '^[^:]*:[0-9]*:[[:space:]]*#'; then
+	problem "an image or module pinned to \"latest\" (above)"
+fi
+if printf '%s\n' "$instructions" | grep -nwE 'sudo|sudoers'; then
+	problem "sudo in docker/Dockerfile (above): the learner has no sudo rules"
+fi
+last_user=$(printf '%s\n' "$instructions" | sed -nE 's/^USER[[:space:]]+([^[:space:]]+).*/\1/p' | tail -n1)
+case "$last_user" in
+"" | root | 0 | 0:*) problem "the image must end as a non-root user (last USER: ${last_user:-none})" ;;
+esac
+grep -qE '^ENTRYPOINT \["/usr/bin/tini", "--"\]' "$DOCKERFILE" || problem "ENTRYPOINT must be tini"
+
+# 2b. docker/compose.yaml.
+if ! out=$(node - "$LINT_DIR/node_modules/js-yaml" "$COMPOSE" 2>&1 <<'EOF'
+const [yamlPath, file] = process.argv.slice(2);
+const yaml = require(yamlPath);
+const doc = yaml.safeLoad(require("fs").readFileSync(file, "utf8"));
+const bad = [];
+for (const [name, svc] of Object.entries(doc.services || {})) {
+  for (const p of svc.ports || []) {
+    if (!String(p).startsWith("127.0.0.1:")) bad.push(`${name}: port ${p} is not bound to 127.0.0.1`);
+  }
+  for (const v of svc.volumes || []) {
+    const target = String(v).split(":")[1] || "";
+    if (!target.startsWith("/home/learner/course/")) bad.push(`${name}: volume ${v} must mount a subfolder of /home/learner/course`);
+  }
+  if (!svc.build || svc.build.dockerfile !== "docker/Dockerfile") bad.push(`${name}: build.dockerfile must be docker/Dockerfile`);
+  if (!/^[^:]+:[A-Za-z0-9._-]+$/.test(svc.image || "") || /:latest$/.test(svc.image)) bad.push(`${name}: image ${svc.image} needs a fixed tag`);
+}
+if (!doc.services || !doc.services.course) bad.push("no service \"course\"");
+else if (doc.services.course.build.target !== "cpu") bad.push("service course must build target cpu");
+if (bad.length) { console.log(bad.join("\n")); process.exit(1); }
+EOF
+); then
+	while IFS= read -r line; do problem "docker/compose.yaml: $line"; done <<<"$out"
+fi
+
+# 3. The image's shell scripts.
+for f in "$ROOT"/docker/*.sh; do
+	bash -n "$f" || problem "bash -n ${f#"$ROOT"/} failed"
+done
+
+if [ "$fail" = 0 ]; then
+	echo "lint-dockerfile: docker/Dockerfile, docker/compose.yaml and docker/*.sh: ok"
+fi
+exit "$fail"
