@@ -22,7 +22,7 @@ type t5Flags struct {
 func defineT5Flags(f *flags) *t5Flags {
 	return &t5Flags{
 		buckets:     f.Int("buckets", "N", 32, "number of buckets (relative_attention_num_buckets)"),
-		maxDistance: f.Int("max-distance", "M", 128, "distance where the last, open-ended bucket starts"),
+		maxDistance: f.Int("max-distance", "M", 128, "distance where the logarithmic buckets end; every distance from it on shares the last bucket"),
 		bidirectional: f.Bool("bidirectional", true,
 			"encoder buckets (keys after the query get their own half); --bidirectional=false for a causal decoder"),
 	}

@@ -90,14 +90,14 @@ func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 // positive) and returns f.
 func (f *Figure) LogY() *Figure {
 	f.plot.Y.Scale = plot.LogScale{}
-	f.plot.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	f.plot.Y.Tick.Marker = decadeTicks{}
 	return f
 }
 
 // LogX switches the horizontal axis to a logarithmic scale and returns f.
 func (f *Figure) LogX() *Figure {
 	f.plot.X.Scale = plot.LogScale{}
-	f.plot.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	f.plot.X.Tick.Marker = decadeTicks{}
 	return f
 }
 
