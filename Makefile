@@ -1,0 +1,61 @@
+# The course's two commands: `make lab` (install what is missing, open the
+# course in Jupyter) and `make test` (everything CI checks). See README.md.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+GO ?= go
+# Lessons to regenerate with `make notebooks` (numbers or slugs; empty: all).
+N ?=
+
+# Every package but the learners' exercise stubs, whose tests fail on purpose
+# until the learner has done the work (they are checked against their
+# solutions by check-exercises instead).
+TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
+
+.PHONY: help lab test install install-test vet gotest check-exercises check-notebooks run-notebooks notebooks lint-docker xla bench
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
+
+lab: install ## install what is missing, then start JupyterLab (or Jupyter Notebook) in notebooks/
+	@bash scripts/lab.sh
+
+test: install-test vet gotest check-exercises check-notebooks run-notebooks lint-docker ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
+	@if [ "$${DOCKER_BUILD:-0}" = 1 ]; then scripts/docker-build-local.sh; fi
+	@echo "make test: all checks passed"
+
+install: ## Jupyter (OS packages), GoNB + goimports + gopls, gonb kernel, JupyterLab where pip can reach an index
+	@bash scripts/install.sh
+
+install-test: ## what make test needs: Jupyter packages, GoNB and its kernel (no JupyterLab)
+	@bash scripts/install.sh --apt --gonb
+
+vet: ## go vet every package
+	$(GO) vet ./...
+
+gotest: ## go test every package except ./exercises, on the pure-Go backend
+	GOMLX_BACKEND=go $(GO) test $(TEST_PACKAGES)
+
+check-exercises: ## every exercise fails on its stub and passes on its solution; the grader's output is checked
+	GOMLX_BACKEND=go $(GO) run ./cmd/grade -verify
+
+check-notebooks: ## fail when a notebook's cells no longer match its lesson
+	$(GO) run ./cmd/course check
+
+run-notebooks: ## execute every notebook headless (temporary copies) and time each
+	$(GO) run ./cmd/course run
+
+notebooks: install-test ## regenerate notebooks from lessons and execute them (N=01 for one)
+	$(GO) run ./cmd/course notebooks $(N)
+
+.PHONY: bench
+bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json
+	GOMLX_BACKEND=go $(GO) run ./cmd/bench
+
+lint-docker: ## lint docker/Dockerfile and docker/compose.yaml (dockerfilelint, pinned, via npm)
+	@scripts/lint-dockerfile.sh
+
+xla: ## download and install XLA's PJRT CPU plugin (pinned) into ~/.local/lib/go-xla
+	@scripts/install.sh --xla

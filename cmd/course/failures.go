@@ -1,0 +1,178 @@
+package main
+
+import (
+	"fmt"
+	"html"
+	"regexp"
+	"strings"
+)
+
+// Failure is a cell whose execution went wrong.
+type Failure struct {
+	Cell    int    // 1-based cell number in the notebook
+	Line    int    // lesson line where the cell's code starts (0: the setup cell)
+	Kind    string // "panic", "exit", "error" (compile or kernel error), "timeout", "kernel"
+	Message string // what Jupyter showed, as plain text, trimmed
+}
+
+var (
+	ansiEscape   = regexp.MustCompile(`\x1b\[[0-9;]*[a-zA-Z]`)
+	exitLine     = regexp.MustCompile(`(?m)^(exit status [0-9]+|signal: [a-z ]+)$`)
+	htmlStyle    = regexp.MustCompile(`(?s)<style>.*?</style>`)
+	htmlTag      = regexp.MustCompile(`(?s)<[^>]*>`)
+	blankLines   = regexp.MustCompile(`\n\s*\n+`)
+	maxMsgLines  = 12
+	maxLineBytes = 240
+)
+
+// plain strips terminal colours and trims text for a one-screen message.
+func plain(s string) string {
+	s = ansiEscape.ReplaceAllString(s, "")
+	s = strings.TrimSpace(blankLines.ReplaceAllString(s, "\n"))
+	lines := strings.Split(s, "\n")
+	if len(lines) > maxMsgLines {
+		lines = append(lines[:maxMsgLines], fmt.Sprintf("… (%d more lines)", len(lines)-maxMsgLines))
+	}
+	for i, l := range lines {
+		if len(l) > maxLineBytes {
+			lines[i] = l[:maxLineBytes] + "…"
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// htmlText returns the text of GoNB's HTML error report: locations and
+// messages, without styles and the hover-only context.
+func htmlText(h string) string {
+	h = htmlStyle.ReplaceAllString(h, "")
+	h = dropElement(h, `<div class="gonb-err-context">`)
+	h = strings.ReplaceAll(h, "<br/>", "\n")
+	h = htmlTag.ReplaceAllString(h, "")
+	h = html.UnescapeString(h)
+	var lines []string
+	join := false // the previous line was "Cell[3]: Line 2": the location and message follow
+	for _, l := range strings.Split(h, "\n") {
+		if l = strings.TrimSpace(l); l == "" || gonbPackage.MatchString(l) {
+			continue
+		}
+		if join {
+			lines[len(lines)-1] += " " + l
+		} else {
+			lines = append(lines, l)
+		}
+		join = cellLineInfo.MatchString(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+var (
+	cellLineInfo = regexp.MustCompile(`^Cell\[[0-9]+\]: Line [0-9]+$`)
+	gonbPackage  = regexp.MustCompile(`^# gonb_[0-9a-f]+$`) // go build's header line
+)
+
+// dropElement removes each div that starts with open, nested divs included.
+func dropElement(h, open string) string {
+	for {
+		i := strings.Index(h, open)
+		if i < 0 {
+			return h
+		}
+		depth, j := 0, i
+		for j < len(h) {
+			next := strings.Index(h[j:], "<")
+			if next < 0 {
+				j = len(h)
+				break
+			}
+			j += next
+			switch {
+			case strings.HasPrefix(h[j:], "<div"):
+				depth++
+			case strings.HasPrefix(h[j:], "</div>"):
+				depth--
+				if depth == 0 {
+					j += len("</div>")
+					h = h[:i] + h[j:]
+					goto next
+				}
+			}
+			j++
+		}
+		return h[:i] // unbalanced: drop the rest
+	next:
+	}
+}
+
+// CellFailure returns what went wrong in an executed code cell, or nil.
+//
+// nbconvert and nbclient only see a cell fail when the kernel reports an
+// error (GoNB does for compile errors, with the details in an HTML display
+// before it). A Go program that panics or calls os.Exit(1) is, for Jupyter,
+// a cell that ran fine and wrote to stderr: GoNB adds a stderr line "exit
+// status N" (or "signal: killed") after the program's own output. Those are
+// failures here too.
+func CellFailure(cell map[string]any) *Failure {
+	var stderr strings.Builder
+	var lastHTML string
+	for _, o := range CellOutputs(cell) {
+		switch o["output_type"] {
+		case "stream":
+			if o["name"] == "stderr" {
+				stderr.WriteString(joinText(o["text"]))
+			}
+		case "display_data", "execute_result":
+			data, _ := o["data"].(map[string]any)
+			if h := joinText(data["text/html"]); strings.Contains(h, "gonb-err-location") || strings.Contains(h, "gonb-cell-line-info") {
+				lastHTML = h
+			}
+		case "error":
+			msg := fmt.Sprint(o["ename"], ": ", o["evalue"])
+			if lastHTML != "" {
+				msg = htmlText(lastHTML) + "\n" + msg
+			} else if tb, ok := o["traceback"].([]any); ok && len(tb) > 0 {
+				var lines []string
+				for _, t := range tb {
+					lines = append(lines, fmt.Sprint(t))
+				}
+				msg = strings.Join(lines, "\n")
+			}
+			return &Failure{Kind: "error", Message: plain(msg)}
+		}
+	}
+	errText := stderr.String()
+	if i := strings.Index(errText, "panic:"); i >= 0 {
+		return &Failure{Kind: "panic", Message: plain(errText[i:])}
+	}
+	if exitLine.MatchString(errText) {
+		return &Failure{Kind: "exit", Message: plain(errText)}
+	}
+	return nil
+}
+
+// Failures returns the failures of an executed notebook generated from l,
+// first failing cell first.
+func Failures(l *Lesson, executed Notebook) []Failure {
+	var out []Failure
+	for i, c := range executed.Cells() {
+		if CellType(c) != "code" {
+			continue
+		}
+		if f := CellFailure(c); f != nil {
+			f.Cell = i + 1
+			if i < len(l.Cells) {
+				f.Line = l.Cells[i].Line
+			}
+			out = append(out, *f)
+		}
+	}
+	return out
+}
+
+// Where names a failing cell for a person: notebook, cell number, and the
+// lesson line its code starts on.
+func (f Failure) Where(nbPath, lessonPath string) string {
+	if f.Line == 0 {
+		return fmt.Sprintf("%s: cell %d (the setup cell the tool adds)", nbPath, f.Cell)
+	}
+	return fmt.Sprintf("%s: cell %d (%s line %d)", nbPath, f.Cell, lessonPath, f.Line)
+}
