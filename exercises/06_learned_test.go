@@ -75,7 +75,7 @@ func diagLearnedAccepted(got, table [][]float64, positions []int) string {
 func learnedCases(fn func(table [][]float64, positions []int) ([][]float64, error)) []exCase {
 	table := refRandTable(4, 3, 31)
 	call := func(ps []int) string { return fmt.Sprintf("LearnedLookup(table 4×3, positions=%v)", ps) }
-	const fallback = "row i of the result is a copy of table[positions[i]] (lesson 3, “A table of vectors”)."
+	const fallback = "row i of the result is a copy of table[positions[i]] (lesson 3, “What the table costs”)."
 	lookup := func(name string, ps []int) exCase {
 		want, _ := refLearnedLookup(table, ps)
 		return exCase{name: name, call: call(ps), panicHint: hintLearnedOffByOne, run: func() string {

@@ -144,7 +144,7 @@ func ropeLayoutCases(fnName string, fn func(x []float64, pos int, base float64) 
 				return ""
 			}
 			return exMsg("", "rotate every pair by pos·θ_i, so that rotating q by m and k by n turns their dot product "+
-				"by (m−n)·θ_i only (lesson 4, “Why the score is relative”).",
+				"by (m−n)·θ_i only (lesson 4, “Why the score depends only on m − n”).",
 				fmt.Sprintf("⟨%s(q, 7), %s(k, 3)⟩ = %s but ⟨%s(q, 4), k⟩ = %s: both have offset 4, so they should be equal.",
 					fnName, fnName, exFmt(a), fnName, exFmt(b)))
 		}},
