@@ -2,7 +2,6 @@ package posenc
 
 import (
 	"math"
-	"sync"
 )
 
 // ALiBi (Press, Smith and Lewis 2022, "Train Short, Test Long: Attention with
@@ -88,7 +87,7 @@ func ALiBiBiasTo[T Float](dst []T, slopes []float64, qLen, kLen int, causal bool
 	}
 	k := getKernel[alibiKernel[T]](&alibiKernels)
 	k.dst, k.slopes, k.qLen, k.kLen, k.causal = dst, slopes, qLen, kLen, causal
-	parallelRows(k, len(slopes)*qLen, kLen, &k.wg)
+	parallelUnits(k, len(slopes)*qLen, kLen, &k.parallelJob)
 	k.dst, k.slopes = nil, nil
 	putKernel(&alibiKernels, k)
 	return nil
@@ -112,7 +111,7 @@ func ALiBiBias[T Float](heads, n int, causal bool) ([]T, error) {
 }
 
 type alibiKernel[T Float] struct {
-	wg         sync.WaitGroup
+	parallelJob
 	dst        []T
 	slopes     []float64
 	qLen, kLen int
@@ -121,25 +120,57 @@ type alibiKernel[T Float] struct {
 
 var alibiKernels typedPool[alibiKernel[float32], alibiKernel[float64]]
 
+// runRows fills rows [lo, hi) of dst, row r holding head r/qLen and query
+// r%qLen.
+//
+// Entry j of a row depends only on k = j − qPos (the key's offset from the
+// query), so the row of query i+1 of a head is the row of query i shifted
+// right by one, plus one new entry at j = 0. A row after the first of its
+// head within [lo, hi) is therefore a copy of the previous row (still in
+// cache, just written) and one computed value: the kernel runs at the speed
+// of copy, and every entry is still exactly the value the formula gives,
+// computed in float64 and rounded once.
 func (k *alibiKernel[T]) runRows(lo, hi int) {
-	negInf := T(math.Inf(-1))
+	kLen := k.kLen
 	for r := lo; r < hi; r++ {
-		m := k.slopes[r/k.qLen]
-		qPos := k.kLen - k.qLen + r%k.qLen
-		row := k.dst[r*k.kLen : (r+1)*k.kLen]
-		// Keys up to the query: −m·(q−j) = m·(j−q), up to +0 at j = q.
-		for j := range row[:qPos+1] {
-			row[j] = T(m * float64(j-qPos))
-		}
-		after := row[qPos+1:]
-		if k.causal {
-			for j := range after {
-				after[j] = negInf
-			}
+		q := r % k.qLen
+		qPos := kLen - k.qLen + q
+		row := k.dst[r*kLen : (r+1)*kLen]
+		if r == lo || q == 0 {
+			k.fillRow(row, k.slopes[r/k.qLen], qPos)
 			continue
 		}
+		prev := k.dst[(r-1)*kLen : r*kLen]
+		copy(row[1:], prev[:kLen-1])
+		row[0] = alibiEntry[T](k.slopes[r/k.qLen], -qPos, k.causal)
+	}
+}
+
+// alibiEntry is the bias at key offset d = j − qPos.
+func alibiEntry[T Float](m float64, d int, causal bool) T {
+	switch {
+	case d <= 0: // keys up to the query: −m·(q−j) = m·(j−q), up to +0 at j = q
+		return T(m * float64(d))
+	case causal:
+		return T(math.Inf(-1))
+	}
+	return T(-m * float64(d))
+}
+
+// fillRow computes one row of slope m for the query at qPos directly.
+func (k *alibiKernel[T]) fillRow(row []T, m float64, qPos int) {
+	for j := range row[:qPos+1] {
+		row[j] = T(m * float64(j-qPos))
+	}
+	after := row[qPos+1:]
+	if k.causal {
+		negInf := T(math.Inf(-1))
 		for j := range after {
-			row[qPos+1+j] = T(-m * float64(j+1))
+			after[j] = negInf
 		}
+		return
+	}
+	for j := range after {
+		after[j] = T(-m * float64(j+1))
 	}
 }

@@ -1,14 +1,18 @@
 package posenc_test
 
 // Benchmarks named as issue 8 asks, so that results can be compared over
-// time and side by side with numpy's textbook code (make bench). Sizes are
-// those of a 7B-class attention layer: batch 4, 32 heads, 4096 positions,
-// head dimension 128; the sinusoidal table is 8192 positions × 1024.
+// time and side by side with numpy's textbook code (make bench, which runs
+// cmd/bench). Sizes are those of a 7B-class attention layer: batch 4, 32
+// heads, 4096 positions, head dimension 128; the sinusoidal table is 8192
+// positions × 1024.
 //
 // SetBytes counts the bytes a kernel must move at the least: what it reads
-// plus what it writes, so that MB/s is comparable with BenchmarkCopy.
+// plus what it writes, so that MB/s is comparable with BenchmarkCopy, the
+// bandwidth yardstick.
 
 import (
+	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/gomlx/compute/dtypes"
@@ -38,6 +42,9 @@ func BenchmarkSinusoidal(b *testing.B) {
 		dst := make([]float32, benchTableLen*benchTableDim)
 		s := posenc.NewSinusoidal(benchTableDim)
 		b.SetBytes(int64(4 * len(dst)))
+		if err := posenc.SinusoidalTo(dst, s, 0); err != nil { // warm up: fault dst's pages in
+			b.Fatal(err)
+		}
 		for b.Loop() {
 			if err := posenc.SinusoidalTo(dst, s, 0); err != nil {
 				b.Fatal(err)
@@ -46,6 +53,22 @@ func BenchmarkSinusoidal(b *testing.B) {
 	})
 }
 
+// BenchmarkSinusoidalTable is the allocating form, posenc.SinusoidalTable:
+// a fresh 32 MiB table each time, as SinusoidalConst builds one.
+func BenchmarkSinusoidalTable(b *testing.B) {
+	b.Run("8192x1024", func(b *testing.B) {
+		s := posenc.NewSinusoidal(benchTableDim)
+		b.SetBytes(int64(4 * benchTableLen * benchTableDim))
+		for b.Loop() {
+			if _, err := posenc.SinusoidalTable[float32](s, 0, benchTableLen); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkRoPE rotates x into dst, and in place (dst = x: the same bytes
+// read and written, half the memory).
 func BenchmarkRoPE(b *testing.B) {
 	n := benchBatch * benchHeads * benchSeq * benchHeadDim
 	x := benchInput(n)
@@ -56,14 +79,24 @@ func BenchmarkRoPE(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(name+"/4x32x4096x128", func(b *testing.B) {
-			b.SetBytes(int64(8 * n)) // read x, write dst
-			for b.Loop() {
-				if err := posenc.ApplyRoPETo(dst, x, cache, benchSeq, 0); err != nil {
+		for _, inPlace := range []bool{false, true} {
+			suffix, out := "", dst
+			if inPlace {
+				suffix, out = "-inplace", x
+			}
+			b.Run(name+suffix+"/4x32x4096x128", func(b *testing.B) {
+				b.SetBytes(int64(8 * n)) // read x, write dst
+				// Warm up: fault dst's pages in outside the timing.
+				if err := posenc.ApplyRoPETo(out, x, cache, benchSeq, 0); err != nil {
 					b.Fatal(err)
 				}
-			}
-		})
+				for b.Loop() {
+					if err := posenc.ApplyRoPETo(out, x, cache, benchSeq, 0); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -71,7 +104,10 @@ func BenchmarkALiBi(b *testing.B) {
 	b.Run("32x4096x4096", func(b *testing.B) {
 		slopes, _ := posenc.ALiBiSlopes(benchALiBiHeads)
 		dst := make([]float32, benchALiBiHeads*benchALiBiLen*benchALiBiLen)
-		b.SetBytes(int64(4 * len(dst)))
+		b.SetBytes(int64(4 * len(dst)))                                                              // write only
+		if err := posenc.ALiBiBiasTo(dst, slopes, benchALiBiLen, benchALiBiLen, false); err != nil { // warm up
+			b.Fatal(err)
+		}
 		for b.Loop() {
 			if err := posenc.ALiBiBiasTo(dst, slopes, benchALiBiLen, benchALiBiLen, false); err != nil {
 				b.Fatal(err)
@@ -80,16 +116,19 @@ func BenchmarkALiBi(b *testing.B) {
 	})
 }
 
-// BenchmarkCopy is the bandwidth yardstick: a plain loop copying as many
-// bytes as each kernel moves (256 MiB read + 256 MiB written for RoPE).
+// BenchmarkCopy is the bandwidth yardstick: a plain loop, on one goroutine,
+// copying as many bytes as a kernel moves (RoPE's 256 MiB read + 256 MiB
+// written; the sinusoidal table's 32 MiB, which the graph layer copies into
+// a constant).
 func BenchmarkCopy(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		n    int
 	}{
 		{"4x32x4096x128", benchBatch * benchHeads * benchSeq * benchHeadDim},
+		{"8192x1024", benchTableLen * benchTableDim},
 	} {
-		src, dst := benchInput(c.n), make([]float32, c.n)
+		src, dst := benchInput(c.n), benchInput(c.n) // both written once: pages faulted in
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(8 * c.n))
 			for b.Loop() {
@@ -98,7 +137,38 @@ func BenchmarkCopy(b *testing.B) {
 				}
 			}
 		})
+		// The same plain loop split over GOMAXPROCS goroutines, as the host
+		// kernels split their rows: the fair yardstick for a parallel kernel.
+		b.Run("parallel-"+c.name, func(b *testing.B) {
+			b.SetBytes(int64(8 * c.n))
+			workers := runtime.GOMAXPROCS(0)
+			for b.Loop() {
+				var wg sync.WaitGroup
+				for w := range workers {
+					lo, hi := c.n*w/workers, c.n*(w+1)/workers
+					wg.Go(func() {
+						d, s := dst[lo:hi], src[lo:hi]
+						for i, v := range s {
+							d[i] = v
+						}
+					})
+				}
+				wg.Wait()
+			}
+		})
 	}
+	// The same plain loop into a freshly allocated slice: the copy a graph
+	// constant costs (the backend allocates the constant's buffer).
+	src := benchInput(benchTableLen * benchTableDim)
+	b.Run("alloc-8192x1024", func(b *testing.B) {
+		b.SetBytes(int64(8 * len(src)))
+		for b.Loop() {
+			dst := make([]float32, len(src))
+			for i, v := range src {
+				dst[i] = v
+			}
+		}
+	})
 }
 
 func graphRoPEBench(b *testing.B, fn func(x *Node) *Node) {
@@ -114,22 +184,55 @@ func graphRoPEBench(b *testing.B, fn func(x *Node) *Node) {
 	}
 }
 
+// BenchmarkGraphRoPE runs posenc.ApplyRoPE on the default backend (the
+// pure-Go one here), interleaved as BenchmarkGoMLXPosRoPE, and with halves.
 func BenchmarkGraphRoPE(b *testing.B) {
 	b.Run("4x32x4096x128", func(b *testing.B) {
 		r := posenc.NewRoPE(benchHeadDim)
 		graphRoPEBench(b, func(x *Node) *Node { return posenc.ApplyRoPE(x, r, 0) })
 	})
+	b.Run("half/4x32x4096x128", func(b *testing.B) {
+		r := posenc.NewRoPE(benchHeadDim).WithLayout(posenc.Halves)
+		graphRoPEBench(b, func(x *Node) *Node { return posenc.ApplyRoPE(x, r, 0) })
+	})
 }
 
-// BenchmarkGoMLXPosRoPE is the reference: GoMLX's own pos.RoPE, interleaved,
-// on the same shapes and backend.
+// BenchmarkGoMLXPosRoPE is the reference: GoMLX's own pos.RoPE on the same
+// shapes and backend, interleaved and with halves.
 func BenchmarkGoMLXPosRoPE(b *testing.B) {
-	b.Run("4x32x4096x128", func(b *testing.B) {
-		r := pos.NewRoPE(10000).WithInterleaved(true)
-		graphRoPEBench(b, func(x *Node) *Node {
-			positions := Iota(x.Graph(), shapes.Make(dtypes.Int32, benchSeq), 0)
-			q, _ := r.EncodeQK(x, x, positions, 2)
-			return q
+	for _, c := range []struct {
+		name        string
+		interleaved bool
+	}{{"4x32x4096x128", true}, {"half/4x32x4096x128", false}} {
+		b.Run(c.name, func(b *testing.B) {
+			r := pos.NewRoPE(10000).WithInterleaved(c.interleaved)
+			graphRoPEBench(b, func(x *Node) *Node {
+				positions := Iota(x.Graph(), shapes.Make(dtypes.Int32, benchSeq), 0)
+				q, _ := r.EncodeQK(x, x, positions, 2)
+				return q
+			})
 		})
+	}
+}
+
+// BenchmarkGraphSinusoidal builds the 8192×1024 table as a graph constant
+// (posenc.SinusoidalConst): a fresh host table plus the backend's fresh copy
+// of it, to compare with BenchmarkSinusoidalTable +
+// BenchmarkCopy/alloc-8192x1024 (and, without the allocations,
+// BenchmarkSinusoidal + BenchmarkCopy/8192x1024).
+func BenchmarkGraphSinusoidal(b *testing.B) {
+	b.Run("8192x1024", func(b *testing.B) {
+		backend := posenc.Backend()
+		s := posenc.NewSinusoidal(benchTableDim)
+		b.SetBytes(int64(4 * benchTableLen * benchTableDim))
+		build := func() {
+			g := NewGraph(backend, "sinusoidal")
+			posenc.SinusoidalConst(g, dtypes.Float32, s, 0, benchTableLen)
+			g.Finalize()
+		}
+		build() // warm up
+		for b.Loop() {
+			build()
+		}
 	})
 }

@@ -3,24 +3,38 @@ package posenc
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
-// Host kernels split their output by rows over a small pool of long-lived
-// worker goroutines. The pool exists so that a call with dst allocates
-// nothing: a `go` statement with a closure, or a WaitGroup shared with
-// another goroutine, would escape to the heap on every call. Instead each
-// kernel is a pooled struct (see kernelPool) holding its own WaitGroup, and
-// work items travel by value over a channel.
+// Host kernels split their output into units (rows, or blocks of rows) and
+// run them on the calling goroutine and a small pool of long-lived worker
+// goroutines. The pool exists so that a call with dst allocates nothing: a
+// `go` statement with a closure, or a WaitGroup shared with another
+// goroutine, would escape to the heap on every call. Instead each kernel is
+// a pooled struct (see kernelPool) embedding its own parallelJob, and work
+// items travel by value over a channel.
+//
+// Units are handed out in chunks from an atomic counter rather than split
+// evenly up front: on a machine shared with other work one core is often
+// slower than the other, and a goroutine that finishes early takes the next
+// chunk instead of waiting.
 
-// rowKernel computes the rows [lo, hi) of its output.
+// rowKernel computes the units [lo, hi) of its output.
 type rowKernel interface {
 	runRows(lo, hi int)
 }
 
+// parallelJob is the shared state of one parallel call; each pooled kernel
+// struct embeds one, so that taking its address allocates nothing.
+type parallelJob struct {
+	wg          sync.WaitGroup
+	next        atomic.Int64 // index of the next chunk to hand out
+	units, size int          // number of units, units per chunk
+}
+
 type workItem struct {
-	k      rowKernel
-	lo, hi int
-	wg     *sync.WaitGroup
+	k rowKernel
+	j *parallelJob
 }
 
 var workers struct {
@@ -32,13 +46,24 @@ var workers struct {
 func startWorkers() {
 	workers.n = runtime.GOMAXPROCS(0)
 	workers.ch = make(chan workItem, 4*workers.n)
-	for i := 0; i < workers.n; i++ {
+	for i := 0; i < workers.n-1; i++ {
 		go func() {
 			for w := range workers.ch {
-				w.k.runRows(w.lo, w.hi)
-				w.wg.Done()
+				w.j.drain(w.k)
+				w.j.wg.Done()
 			}
 		}()
+	}
+}
+
+// drain runs chunks of k until none is left.
+func (j *parallelJob) drain(k rowKernel) {
+	for {
+		lo := int(j.next.Add(1)-1) * j.size
+		if lo >= j.units {
+			return
+		}
+		k.runRows(lo, min(lo+j.size, j.units))
 	}
 }
 
@@ -46,33 +71,38 @@ func startWorkers() {
 // splitting over goroutines costs more than it saves.
 const parallelMinWork = 1 << 15
 
-// parallelRows runs k over rows [0, rows), each row costing about rowWork
-// elements of output. Small jobs run on the calling goroutine. wg must be
-// owned by k's pooled struct (so that taking its address does not allocate).
-func parallelRows(k rowKernel, rows, rowWork int, wg *sync.WaitGroup) {
-	if rows <= 0 {
+// chunksPerWorker is how many chunks each goroutine gets on average: enough
+// for a fast goroutine to make up for a slow one, few enough that the
+// per-chunk cost (an atomic add, and for some kernels a fresh start such as
+// the sinusoidal table's exact anchor) stays negligible.
+const chunksPerWorker = 8
+
+// parallelUnits runs k over units [0, units), each unit costing about
+// unitWork elements of output. Small jobs run on the calling goroutine.
+func parallelUnits(k rowKernel, units, unitWork int, j *parallelJob) {
+	if units <= 0 {
 		return
 	}
 	workers.once.Do(startWorkers)
-	total := rows * rowWork
-	chunks := workers.n
-	if total < 2*parallelMinWork || rows < 2 || chunks < 2 {
-		k.runRows(0, rows)
+	total := units * unitWork
+	if unitWork > 0 && total/unitWork != units {
+		total = int(^uint(0) >> 1) // overflow: plenty of work
+	}
+	if total < 2*parallelMinWork || units < 2 || workers.n < 2 {
+		k.runRows(0, units)
 		return
 	}
-	if maxChunks := total / parallelMinWork; chunks > maxChunks {
-		chunks = maxChunks
+	chunks := min(units, total/parallelMinWork, chunksPerWorker*workers.n)
+	j.units, j.size = units, (units+chunks-1)/chunks
+	chunks = (units + j.size - 1) / j.size
+	j.next.Store(0)
+	helpers := min(workers.n-1, chunks-1)
+	j.wg.Add(helpers)
+	for range helpers {
+		workers.ch <- workItem{k: k, j: j}
 	}
-	if chunks > rows {
-		chunks = rows
-	}
-	// The calling goroutine computes the first chunk itself.
-	wg.Add(chunks - 1)
-	for c := 1; c < chunks; c++ {
-		workers.ch <- workItem{k: k, lo: rows * c / chunks, hi: rows * (c + 1) / chunks, wg: wg}
-	}
-	k.runRows(0, rows/chunks)
-	wg.Wait()
+	j.drain(k)
+	j.wg.Wait()
 }
 
 // kernelPool recycles kernel structs so that hot paths allocate nothing.

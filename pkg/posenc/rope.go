@@ -2,7 +2,6 @@ package posenc
 
 import (
 	"strconv"
-	"sync"
 )
 
 // RoPE configures rotary position embeddings (Su et al. 2021, "RoFormer:
@@ -174,9 +173,9 @@ func newRoPECacheRange(r RoPE, start, n int) *RoPECache {
 	freq, _ := r.InvFreq()
 	k := getKernel[sinusoidalKernel[float64]](&sinusoidalKernels)
 	k.sinOut, k.cosOut, k.amp = c.sin, c.cos, r.AttentionFactor()
-	k.dim, k.start = 2*half, start
+	k.dim, k.start, k.rows = 2*half, start, n
 	k.setFrequencies(freq)
-	parallelRows(k, n, 2*half, &k.wg)
+	k.run()
 	k.sinOut, k.cosOut = nil, nil
 	putKernel(&sinusoidalKernels, k)
 	return c
@@ -243,69 +242,100 @@ func applyRoPE[T Float](dst, x []T, c *RoPECache, seqLen, start int, positions [
 	k := getKernel[ropeKernel[T]](&ropeKernels)
 	k.dst, k.x, k.c, k.positions = dst, x, c, positions
 	k.seqLen, k.start = seqLen, start
-	parallelRows(k, len(x)/hd, hd, &k.wg)
+	k.rows = len(x) / hd
+	k.seqs = k.rows / seqLen
+	k.tile = min(seqLen, max(1, ropeTileBytes/(16*max(c.half, 1))))
+	tiles := (seqLen + k.tile - 1) / k.tile
+	parallelUnits(k, tiles*k.seqs, k.tile*hd, &k.parallelJob)
 	k.dst, k.x, k.c, k.positions = nil, nil, nil, nil
 	putKernel(&ropeKernels, k)
 	return nil
 }
 
+// ropeTileBytes is the size of the cos and sin rows of one unit of the RoPE
+// kernel's work (a tile of positions: 16 of them for head dimension 128).
+// They stay in L1 while every sequence (batch × head) of the tile is
+// rotated, so the cache table is read from memory once per call rather than
+// once per sequence.
+const ropeTileBytes = 16 << 10
+
 type ropeKernel[T Float] struct {
-	wg            sync.WaitGroup
+	parallelJob
 	dst, x        []T
 	c             *RoPECache
 	positions     []int
 	seqLen, start int
+	rows, seqs    int // rows of head_dim values; sequences (rows / seqLen)
+	tile          int // positions per unit
 }
 
 var ropeKernels typedPool[ropeKernel[float32], ropeKernel[float64]]
 
+// runRows rotates the units [lo, hi). Unit u is tile u/seqs of positions of
+// sequence u%seqs: consecutive units share a tile, so its cos and sin rows
+// stay in cache while they are reused by every sequence.
 func (k *ropeKernel[T]) runRows(lo, hi int) {
 	c := k.c
-	hd, half, rot := c.rope.HeadDim, c.half, 2*c.half
-	for r := lo; r < hi; r++ {
-		s := r % k.seqLen
-		pos := k.start + s
-		if k.positions != nil {
-			pos = k.positions[s]
+	hd, half := c.rope.HeadDim, c.half
+	rot := 2 * half
+	interleaved := c.rope.Layout == Interleaved
+	for u := lo; u < hi; u++ {
+		s0 := (u / k.seqs) * k.tile
+		s1 := min(s0+k.tile, k.seqLen)
+		r0 := (u%k.seqs)*k.seqLen + s0
+		if interleaved && rot == hd && k.positions == nil {
+			// The unit's rows and their cache rows are both contiguous.
+			p0, p1 := k.start+s0, k.start+s1
+			rotateInterleavedRows(k.dst[r0*hd:(r0+s1-s0)*hd], k.x[r0*hd:(r0+s1-s0)*hd],
+				c.cos[p0*half:p1*half], c.sin[p0*half:p1*half])
+			continue
 		}
-		cs := c.cos[pos*half : (pos+1)*half]
-		sn := c.sin[pos*half : (pos+1)*half]
-		src := k.x[r*hd : (r+1)*hd]
-		out := k.dst[r*hd : (r+1)*hd]
-		if c.rope.Layout == Interleaved {
-			rotateInterleaved(out[:rot], src[:rot], cs, sn)
-		} else {
-			rotateHalves(out[:rot], src[:rot], cs, sn)
-		}
-		if rot < hd {
-			copy(out[rot:], src[rot:])
+		for s := s0; s < s1; s++ {
+			pos := k.start + s
+			if k.positions != nil {
+				pos = k.positions[s]
+			}
+			cs := c.cos[pos*half : (pos+1)*half]
+			sn := c.sin[pos*half : (pos+1)*half]
+			r := r0 + s - s0
+			src := k.x[r*hd : (r+1)*hd]
+			out := k.dst[r*hd : (r+1)*hd]
+			if interleaved {
+				rotateInterleavedRows(out[:rot], src[:rot], cs, sn)
+			} else {
+				rotateHalvesRow(out[:rot], src[:rot], cs, sn)
+			}
+			if rot < hd {
+				copy(out[rot:], src[rot:])
+			}
 		}
 	}
 }
 
 // rotateInterleaved rotates pairs (2i, 2i+1); len(out) = len(src) = 2·len(cs).
+// The float64 conversions keep the compiler from fusing products and sums
+// into FMAs, so that every build (and the assembly kernels) rounds alike.
 func rotateInterleaved[T Float](out, src []T, cs, sn []float64) {
-	out, src = out[:2*len(cs)], src[:2*len(cs)]
-	sn = sn[:len(cs)]
-	for i, c := range cs {
-		a, b := float64(src[2*i]), float64(src[2*i+1])
-		s := sn[i]
-		out[2*i] = T(a*c - b*s)
-		out[2*i+1] = T(a*s + b*c)
+	n := len(cs)
+	out, src, sn = out[:2*n], src[:2*n], sn[:n]
+	for i := range n {
+		x := src[2*i : 2*i+2 : 2*i+2]
+		o := out[2*i : 2*i+2 : 2*i+2]
+		a, b := float64(x[0]), float64(x[1])
+		c, s := cs[i], sn[i]
+		o[0], o[1] = T(float64(a*c)-float64(b*s)), T(float64(a*s)+float64(b*c))
 	}
 }
 
-// rotateHalves rotates pairs (i, i+len(cs)).
-func rotateHalves[T Float](out, src []T, cs, sn []float64) {
+// rotateHalves2 rotates pairs (s1[i], s2[i]) into (o1[i], o2[i]).
+func rotateHalves2[T Float](o1, o2, s1, s2 []T, cs, sn []float64) {
 	h := len(cs)
-	o1, o2 := out[:h], out[h:2*h]
-	s1, s2 := src[:h], src[h:2*h]
-	sn = sn[:h]
+	o1, o2, s1, s2, sn = o1[:h], o2[:h], s1[:h], s2[:h], sn[:h]
 	for i, c := range cs {
 		a, b := float64(s1[i]), float64(s2[i])
 		s := sn[i]
-		o1[i] = T(a*c - b*s)
-		o2[i] = T(a*s + b*c)
+		o1[i] = T(float64(a*c) - float64(b*s))
+		o2[i] = T(float64(a*s) + float64(b*c))
 	}
 }
 
