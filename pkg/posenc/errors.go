@@ -14,6 +14,7 @@ type ParamError struct {
 	Reason string // what the value must be, e.g. "must be even"
 }
 
+// Error returns "posenc: <param> <reason>, got <value>".
 func (e *ParamError) Error() string {
 	return fmt.Sprintf("posenc: %s %s, got %v", e.Param, e.Reason, e.Value)
 }
