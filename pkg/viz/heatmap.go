@@ -18,10 +18,16 @@ type grid struct {
 	rows, cols int
 }
 
-func (g grid) Dims() (c, r int)   { return g.cols, g.rows }
-func (g grid) Z(c, r int) float64 { return g.data[(g.rows-1-r)*g.cols+c] }
-func (g grid) X(c int) float64    { return float64(c) }
-func (g grid) Y(r int) float64    { return float64(r) }
+func (g grid) Dims() (c, r int) { return g.cols, g.rows }
+func (g grid) Z(c, r int) float64 {
+	// ±Inf (a causal mask) is drawn blank like NaN, not as an end colour.
+	if v := g.data[(g.rows-1-r)*g.cols+c]; !math.IsInf(v, 0) {
+		return v
+	}
+	return math.NaN()
+}
+func (g grid) X(c int) float64 { return float64(c) }
+func (g grid) Y(r int) float64 { return float64(r) }
 
 // flippedTicks labels a vertical axis whose coordinate y shows row rows−1−y.
 type flippedTicks struct{ rows int }
@@ -56,24 +62,44 @@ func Heatmap(data []float64, rows, cols int, title, xLabel, yLabel string) *Figu
 	if lo > hi { // nothing finite
 		lo, hi = 0, 1
 	}
-	var cm palette.ColorMap
-	if lo < 0 && hi > 0 {
+	if lo < 0 && hi > 0 { // centre the diverging scale on 0
 		m := math.Max(-lo, hi)
 		lo, hi = -m, m
-		cm = moreland.SmoothBlueRed()
-	} else {
-		cm = moreland.ExtendedKindlmann()
 	}
 	if lo == hi {
 		hi = lo + 1
 	}
+	hm, cm := heatMap(grid{data: data, rows: rows, cols: cols}, lo, hi, false)
+	return heatmapFigure(hm, cm, rows, cols, title, xLabel, yLabel)
+}
+
+// heatMap returns the heat map plotter of g over [lo, hi] and its colour
+// map: diverging blue–red when lo < 0 < hi, sequential otherwise. With
+// clamp, values outside the range take the colour of the nearer end;
+// without, they are left blank (Heatmap's range holds every finite value).
+func heatMap(g plotter.GridXYZ, lo, hi float64, clamp bool) (*plotter.HeatMap, palette.ColorMap) {
+	var cm palette.ColorMap
+	if lo < 0 && hi > 0 {
+		cm = moreland.SmoothBlueRed()
+	} else {
+		cm = moreland.ExtendedKindlmann()
+	}
 	cm.SetMin(lo)
 	cm.SetMax(hi)
-
-	f := newFigure(title, xLabel, yLabel)
-	hm := plotter.NewHeatMap(grid{data: data, rows: rows, cols: cols}, cm.Palette(255))
+	pal := cm.Palette(255)
+	hm := plotter.NewHeatMap(g, pal)
 	hm.Min, hm.Max = lo, hi
 	hm.NaN = color.Transparent
+	if clamp {
+		colors := pal.Colors()
+		hm.Underflow, hm.Overflow = colors[0], colors[len(colors)-1]
+	}
+	return hm, cm
+}
+
+// heatmapFigure draws hm with row 0 at the top and cm as a colour bar.
+func heatmapFigure(hm *plotter.HeatMap, cm palette.ColorMap, rows, cols int, title, xLabel, yLabel string) *Figure {
+	f := newFigure(title, xLabel, yLabel)
 	f.plot.Add(hm)
 	f.plot.Y.Tick.Marker = flippedTicks{rows: rows}
 	f.plot.X.Min, f.plot.X.Max = -0.5, float64(cols)-0.5

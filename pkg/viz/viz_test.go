@@ -87,3 +87,16 @@ func TestSave(t *testing.T) {
 		t.Error("PNG(-1, 3) succeeded; want a size error")
 	}
 }
+
+func TestGridDrawsInfinitiesBlank(t *testing.T) {
+	// Row 0 is drawn at the top: Z(c, r) reads data row rows−1−r.
+	g := grid{data: []float64{1, math.Inf(-1), math.Inf(1), 2}, rows: 2, cols: 2}
+	for _, tc := range []struct {
+		c, r int
+		nan  bool
+	}{{0, 1, false}, {1, 1, true}, {0, 0, true}, {1, 0, false}} {
+		if got := g.Z(tc.c, tc.r); math.IsNaN(got) != tc.nan {
+			t.Errorf("Z(%d, %d) = %v; want NaN: %v", tc.c, tc.r, got, tc.nan)
+		}
+	}
+}
