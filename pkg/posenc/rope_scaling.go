@@ -108,26 +108,22 @@ func Llama3Scaling(factor float64, originalLen int) Scaling {
 	return Scaling{Kind: ScalingLlama3, Factor: factor, OriginalLen: originalLen, LowFreqFactor: 1, HighFreqFactor: 4}
 }
 
-func (sc Scaling) betas() (fast, slow float64) {
-	fast, slow = sc.BetaFast, sc.BetaSlow
-	if fast == 0 {
-		fast = 32
+// orDefault returns v, or def when v is 0: HF's `rope_scaling.get(key) or def`.
+func orDefault(v, def float64) float64 {
+	if v == 0 {
+		return def
 	}
-	if slow == 0 {
-		slow = 1
-	}
-	return fast, slow
+	return v
 }
 
+// betas returns YaRN's beta_fast and beta_slow, defaults applied.
+func (sc Scaling) betas() (fast, slow float64) {
+	return orDefault(sc.BetaFast, 32), orDefault(sc.BetaSlow, 1)
+}
+
+// llama3Factors returns Llama 3's low and high frequency factors, defaults applied.
 func (sc Scaling) llama3Factors() (low, high float64) {
-	low, high = sc.LowFreqFactor, sc.HighFreqFactor
-	if low == 0 {
-		low = 1
-	}
-	if high == 0 {
-		high = 4
-	}
-	return low, high
+	return orDefault(sc.LowFreqFactor, 1), orDefault(sc.HighFreqFactor, 4)
 }
 
 // validate checks sc for a rotary dimension rot.
@@ -165,34 +161,39 @@ func (sc Scaling) validate(rot int) error {
 			return err
 		}
 	case ScalingYaRN:
-		for _, p := range []struct {
-			name string
-			v    float64
-		}{{"beta_fast", sc.BetaFast}, {"beta_slow", sc.BetaSlow}, {"attention_factor", sc.AttentionFactor}} {
-			if err := checkFinite(p.name, p.v); err != nil {
-				return err
-			}
-			if p.v < 0 {
-				return paramErr(p.name, p.v, "must be > 0 (or 0 for the default)")
-			}
+		if err := checkOptional(optional{"beta_fast", sc.BetaFast}, optional{"beta_slow", sc.BetaSlow},
+			optional{"attention_factor", sc.AttentionFactor}); err != nil {
+			return err
 		}
 		if fast, slow := sc.betas(); fast <= slow {
 			return paramErr("beta_fast", fast, fmt.Sprintf("must be > beta_slow (%g)", slow))
 		}
 	case ScalingLlama3:
-		for _, p := range []struct {
-			name string
-			v    float64
-		}{{"low_freq_factor", sc.LowFreqFactor}, {"high_freq_factor", sc.HighFreqFactor}} {
-			if err := checkFinite(p.name, p.v); err != nil {
-				return err
-			}
-			if p.v < 0 {
-				return paramErr(p.name, p.v, "must be > 0 (or 0 for the default)")
-			}
+		if err := checkOptional(optional{"low_freq_factor", sc.LowFreqFactor}, optional{"high_freq_factor", sc.HighFreqFactor}); err != nil {
+			return err
 		}
 		if low, high := sc.llama3Factors(); high <= low {
 			return paramErr("high_freq_factor", high, fmt.Sprintf("must be > low_freq_factor (%g)", low))
+		}
+	}
+	return nil
+}
+
+// optional is an optional parameter: 0 means its default.
+type optional struct {
+	name string
+	v    float64
+}
+
+// checkOptional checks that each optional parameter is finite and positive,
+// or 0 for its default.
+func checkOptional(params ...optional) error {
+	for _, p := range params {
+		if err := checkFinite(p.name, p.v); err != nil {
+			return err
+		}
+		if p.v < 0 {
+			return paramErr(p.name, p.v, "must be > 0 (or 0 for the default)")
 		}
 	}
 	return nil
