@@ -81,8 +81,7 @@ func dropElement(h, open string) string {
 		for j < len(h) {
 			next := strings.Index(h[j:], "<")
 			if next < 0 {
-				j = len(h)
-				break
+				break // no closing tag
 			}
 			j += next
 			switch {
