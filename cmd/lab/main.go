@@ -1,0 +1,121 @@
+// Command lab trains small decoder-only Transformers with each positional
+// encoding, evaluates them past their training length, and writes the
+// results (results.json), small checkpoints and figures.
+//
+//	go run ./cmd/lab                 # the full lab (about 15 minutes on 2 cores)
+//	go run ./cmd/lab --quick         # a small run for CI (about a minute)
+//	go run ./cmd/lab --encodings rope,alibi --steps 500 --out /tmp/lab
+//
+// The backend is the course's (posgraph.NewBackend: GOMLX_BACKEND, else XLA
+// when installed, else the pure-Go backend). On XLA the default model is
+// larger (lab.XLAConfig).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/posenc/course/pkg/lab"
+	"github.com/posenc/course/pkg/posgraph"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("lab", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	quick := fs.Bool("quick", false, "a small, fast run (CI): few steps, short lengths")
+	encodings := fs.String("encodings", "", "comma-separated encodings to train (default all: none,sinusoidal,learned,rope,alibi,t5)")
+	steps := fs.Int("steps", 0, "training steps per model (0: the config's)")
+	trainLen := fs.Int("train-len", 0, "training length L (0: the config's)")
+	layers := fs.Int("layers", 0, "Transformer layers (0: the config's)")
+	dim := fs.Int("dim", 0, "model width d_model (0: the config's)")
+	heads := fs.Int("heads", 0, "attention heads (0: the config's)")
+	batch := fs.Int("batch", 0, "sequences per training step (0: the config's)")
+	finetune := fs.Int("finetune-steps", -1, "PI fine-tune steps (-1: the config's, 0: none)")
+	out := fs.String("out", "lab/results", "folder for results.json, checkpoints/ and figures/ (\"\": write nothing)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("lab: unexpected argument %q (flags only; see --help)", fs.Arg(0))
+	}
+
+	backend, err := posgraph.NewBackend()
+	if err != nil {
+		return err
+	}
+	config, reason := posgraph.ChooseBackend()
+	fmt.Fprintf(stderr, "backend %s (%s)\n", backend.Name(), reason)
+
+	c := lab.DefaultConfig()
+	if strings.HasPrefix(config, "xla") {
+		c = lab.XLAConfig()
+	}
+	if *quick {
+		c = lab.QuickConfig()
+	}
+	if *encodings != "" {
+		c.Encodings = nil
+		for _, name := range strings.Split(*encodings, ",") {
+			e, err := lab.ParseEncoding(strings.TrimSpace(name))
+			if err != nil {
+				return err
+			}
+			c.Encodings = append(c.Encodings, e)
+		}
+	}
+	for _, o := range []struct {
+		v   int
+		dst *int
+	}{{*steps, &c.Steps}, {*trainLen, &c.TrainLen}, {*layers, &c.Layers}, {*dim, &c.Dim}, {*heads, &c.Heads}, {*batch, &c.Batch}} {
+		if o.v < 0 {
+			return fmt.Errorf("lab: sizes must be positive, got %d", o.v)
+		}
+		if o.v > 0 {
+			*o.dst = o.v
+		}
+	}
+	if *trainLen > 0 {
+		c.T5MaxLen = *trainLen
+	}
+	if *finetune >= 0 {
+		c.FinetuneSteps = *finetune
+	}
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	if *out != "" {
+		if err := os.MkdirAll(filepath.Join(*out, "figures"), 0o755); err != nil {
+			return err
+		}
+	}
+	res, err := lab.RunLab(c, lab.Options{
+		Backend:       backend,
+		BackendConfig: config,
+		OutDir:        *out,
+		Progress:      lab.NewProgress(stderr, 0),
+		Command:       "go run ./cmd/lab " + strings.Join(args, " "),
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, lab.Summary(res))
+	if *out != "" {
+		paths, err := lab.WriteFigures(res, filepath.Join(*out, "figures"))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s and %d figures in %s\n", filepath.Join(*out, "results.json"), len(paths), filepath.Join(*out, "figures"))
+	}
+	return nil
+}

@@ -1,0 +1,67 @@
+package lab
+
+import (
+	"bufio"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// environment describes this machine for the results.
+func environment(backendConfig string) Environment {
+	env := Environment{
+		Backend:      backendConfig,
+		GoVersion:    runtime.Version(),
+		GOEXPERIMENT: goexperiment(),
+		CPU:          cpuModel(),
+		Cores:        runtime.NumCPU(),
+		LoadBefore:   loadAverage(),
+	}
+	return env
+}
+
+// goexperiment returns the GOEXPERIMENT this binary was built with, from
+// its build information.
+func goexperiment() string {
+	return buildSetting("GOEXPERIMENT")
+}
+
+// cpuModel returns the CPU's model name from /proc/cpuinfo ("" elsewhere).
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		if k, v, ok := strings.Cut(s.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// loadAverage returns the 1, 5 and 15 minute load averages (zeros where
+// /proc/loadavg does not exist).
+func loadAverage() (l [3]float64) {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return l
+	}
+	for i, f := range strings.Fields(string(data))[:3] {
+		l[i], _ = strconv.ParseFloat(f, 64)
+	}
+	return l
+}
+
+// peakRSSMiB returns the process's peak resident memory so far.
+func peakRSSMiB() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Maxrss) / 1024 // kilobytes on Linux
+}

@@ -1,0 +1,144 @@
+package lab
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+
+	"github.com/posenc/course/pkg/viz"
+	"gonum.org/v1/plot"
+)
+
+// FigureLossByLength draws each named run's mean validation loss against
+// the evaluation length (the analogue of the ALiBi paper's Figure 1). An
+// undefined length (a learned table past its rows) is left out.
+func FigureLossByLength(r *Results, names ...string) (*viz.Figure, error) {
+	var series []viz.Series
+	for _, name := range names {
+		run, err := r.Run(name)
+		if err != nil {
+			return nil, err
+		}
+		s := viz.Series{Name: name}
+		for _, l := range run.Lengths {
+			s.X, s.Y = append(s.X, float64(l.Length)), append(s.Y, undefinedNaN(l.Mean, l.Defined))
+		}
+		series = append(series, s)
+	}
+	title := fmt.Sprintf("Validation loss by evaluation length (trained on L = %d)", r.Config.TrainLen)
+	return viz.Lines(title, "evaluation length (tokens)", "loss (nats per character)", series...).LogX(), nil
+}
+
+// FigureLossByPosition draws each named run's loss at each position of
+// windows of multiple·L tokens, averaged over bins of bin positions.
+func FigureLossByPosition(r *Results, multiple, bin int, names ...string) (*viz.Figure, error) {
+	var series []viz.Series
+	for _, name := range names {
+		run, err := r.Run(name)
+		if err != nil {
+			return nil, err
+		}
+		s := viz.Series{Name: name}
+		for _, l := range run.Lengths {
+			if l.Multiple != multiple || !l.Defined {
+				continue
+			}
+			for i := 0; i+bin <= len(l.PerPosition); i += bin {
+				sum := 0.0
+				for _, v := range l.PerPosition[i : i+bin] {
+					sum += v
+				}
+				s.X, s.Y = append(s.X, float64(i)+float64(bin-1)/2), append(s.Y, sum/float64(bin))
+			}
+		}
+		series = append(series, s)
+	}
+	title := fmt.Sprintf("Loss by position, windows of %d×L = %d (L = %d)", multiple, multiple*r.Config.TrainLen, r.Config.TrainLen)
+	return viz.Lines(title, "position", fmt.Sprintf("loss (mean over bins of %d positions)", bin), series...), nil
+}
+
+// FigurePasskey draws the passkey accuracy of each named run (a row) at
+// each distance (a column); undefined cells are blank.
+func FigurePasskey(r *Results, names ...string) (*viz.Figure, error) {
+	dists := r.Config.PasskeyDistances
+	data := make([]float64, 0, len(names)*len(dists))
+	for _, name := range names {
+		run, err := r.Run(name)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range dists {
+			a, ok := run.Accuracy(d)
+			data = append(data, undefinedNaN(a, ok))
+		}
+	}
+	f := viz.HeatmapRange(data, len(names), len(dists), 0, 1,
+		fmt.Sprintf("Passkey accuracy by distance (trained on L = %d)", r.Config.TrainLen), "distance (tokens)", "")
+	labelAxes(f, names, dists)
+	return f, nil
+}
+
+func undefinedNaN(v float64, defined bool) float64 {
+	if !defined {
+		return math.NaN()
+	}
+	return v
+}
+
+// WriteFigures draws the lab's standard figures into dir as PNG files and
+// returns their paths.
+func WriteFigures(r *Results, dir string) ([]string, error) {
+	var trained []string
+	for _, run := range r.Runs {
+		if run.Scaling == "" {
+			trained = append(trained, run.Name)
+		}
+	}
+	var all []string
+	for _, run := range r.Runs {
+		all = append(all, run.Name)
+	}
+	figs := map[string]func() (*viz.Figure, error){
+		"loss-by-length.png": func() (*viz.Figure, error) { return FigureLossByLength(r, trained...) },
+		"loss-by-position.png": func() (*viz.Figure, error) {
+			return FigureLossByPosition(r, r.Config.Multiples[len(r.Config.Multiples)-1], max(r.Config.TrainLen/8, 1), trained...)
+		},
+		"passkey.png": func() (*viz.Figure, error) { return FigurePasskey(r, all...) },
+	}
+	if _, err := r.Run("rope+pi"); err == nil {
+		scaled := []string{"rope", "rope+pi", "rope+ntk", "rope+dynamic", "rope+yarn"}
+		if _, err := r.Run("rope+pi-finetune"); err == nil {
+			scaled = append(scaled, "rope+pi-finetune")
+		}
+		figs["scaling-by-length.png"] = func() (*viz.Figure, error) { return FigureLossByLength(r, scaled...) }
+		figs["scaling-by-position.png"] = func() (*viz.Figure, error) {
+			return FigureLossByPosition(r, r.Config.Multiples[len(r.Config.Multiples)-1], max(r.Config.TrainLen/8, 1), scaled...)
+		}
+	}
+	var paths []string
+	for name, fig := range figs {
+		f, err := fig()
+		if err != nil {
+			return nil, err
+		}
+		path := filepath.Join(dir, name)
+		if err := viz.Save(f, path, 0, 0); err != nil {
+			return nil, err
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}
+
+// labelAxes names a heat map's rows (top to bottom) and columns.
+func labelAxes(f *viz.Figure, rows []string, cols []int) {
+	p := f.Plot()
+	var xt, yt []plot.Tick
+	for j, c := range cols {
+		xt = append(xt, plot.Tick{Value: float64(j), Label: fmt.Sprint(c)})
+	}
+	for i, r := range rows {
+		yt = append(yt, plot.Tick{Value: float64(len(rows) - 1 - i), Label: r})
+	}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.ConstantTicks(xt), plot.ConstantTicks(yt)
+}
