@@ -14,7 +14,7 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: help lab test install install-test fmt vet gotest check-exercises check-notebooks run-notebooks notebooks lint-docker xla bench
+.PHONY: help lab test install install-test fmt vet gotest check-exercises check-notebooks run-notebooks notebooks lint-docker xla bench lab-quick lab-results
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -22,7 +22,7 @@ help: ## list the targets
 lab: install ## install what is missing, then start JupyterLab (or Jupyter Notebook) in notebooks/
 	@bash scripts/lab.sh
 
-test: install-test fmt vet gotest check-exercises check-notebooks run-notebooks lint-docker ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
+test: install-test fmt vet gotest lab-quick check-exercises check-notebooks run-notebooks lint-docker ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
 	@if [ "$${DOCKER_BUILD:-0}" = 1 ]; then scripts/docker-build-local.sh; fi
 	@echo "make test: all checks passed"
 
@@ -58,9 +58,16 @@ notebooks: install-test ## regenerate notebooks from lessons and execute them (N
 
 bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json
 	GOMLX_BACKEND=go $(GO) run ./cmd/bench
+	$(GO) run ./cmd/lab --bench
 
 lint-docker: ## lint docker/Dockerfile and docker/compose.yaml (dockerfilelint, pinned, via npm)
 	@scripts/lint-dockerfile.sh
+
+lab-quick: ## the lab's quick run (every encoding and scaling, a few steps; about a minute) into a temporary folder
+	d=$$(mktemp -d) && GOMLX_BACKEND=go $(GO) run ./cmd/lab --quick --out "$$d" && rm -rf "$$d"
+
+lab-results: ## re-run the full lab (about 15 minutes on 2 cores) and rewrite lab/results (commit the code first)
+	GOEXPERIMENT=simd GOMLX_BACKEND=go $(GO) run ./cmd/lab
 
 xla: ## download and install XLA's PJRT CPU plugin (pinned) into ~/.local/lib/go-xla
 	@scripts/install.sh --xla

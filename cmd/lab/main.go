@@ -5,6 +5,7 @@
 //	go run ./cmd/lab                 # the full lab (about 15 minutes on 2 cores)
 //	go run ./cmd/lab --quick         # a small run for CI (about a minute)
 //	go run ./cmd/lab --encodings rope,alibi --steps 500 --out /tmp/lab
+//	go run ./cmd/lab --bench         # training tokens/s: GoMLX and PyTorch side by side (make bench)
 //
 // The backend is the course's (posgraph.NewBackend: GOMLX_BACKEND, else XLA
 // when installed, else the pure-Go backend). On XLA the default model is
@@ -42,12 +43,19 @@ func run(args []string, stdout, stderr io.Writer) error {
 	heads := fs.Int("heads", 0, "attention heads (0: the config's)")
 	batch := fs.Int("batch", 0, "sequences per training step (0: the config's)")
 	finetune := fs.Int("finetune-steps", -1, "PI fine-tune steps (-1: the config's, 0: none)")
+	bench := fs.Bool("bench", false, "instead: measure training tokens/s of GoMLX (plain and GOEXPERIMENT=simd builds) and PyTorch side by side (make bench)")
+	benchRounds := fs.Int("bench-rounds", 3, "with --bench: interleaved rounds")
+	benchSteps := fs.Int("bench-steps", 60, "with --bench: timed training steps per side and round")
+	benchJSON := fs.String("bench-json", "lab/results/throughput.json", "with --bench: write the numbers here (\"\": nowhere)")
 	out := fs.String("out", "lab/results", "folder for results.json, checkpoints/ and figures/ (\"\": write nothing)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("lab: unexpected argument %q (flags only; see --help)", fs.Arg(0))
+	}
+	if *bench {
+		return runBench(*benchRounds, *benchSteps, *benchJSON, stdout, stderr)
 	}
 
 	backend, err := posgraph.NewBackend()

@@ -44,10 +44,10 @@ func DefaultConfig() Config {
 		TrainLen: 64, T5Buckets: 32, T5MaxLen: 64,
 		Batch: 32, Steps: 1500, LearningRate: 3e-3, PasskeyFraction: 0.25,
 		Multiples:   []int{1, 2, 4, 8},
-		EvalWindows: 48,
+		EvalWindows: 32,
 		// Inside L (up to L−2, the farthest a passkey fits in L tokens), then beyond.
 		PasskeyDistances: []int{4, 8, 16, 32, 48, 62, 96, 126, 192, 254, 384, 510},
-		PasskeyExamples:  64,
+		PasskeyExamples:  32,
 		Scalings:         true,
 		FinetuneSteps:    200, FinetuneMultiple: 4, FinetuneBatch: 8,
 		DynamicNTKFactor: 2,

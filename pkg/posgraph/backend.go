@@ -3,6 +3,7 @@ package posgraph
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -40,10 +41,15 @@ func ChooseBackend() (config, reason string) {
 // (BackendSummary says which backend runs and why, for a program or a
 // notebook to show once) and never downloads anything: when GOMLX_BACKEND
 // asks for XLA and no plugin is installed, it returns an error saying how to
-// install one.
+// install one. A pure-Go backend gets unlimited parallelism unless the
+// configuration sets it ("go:parallelism=4"): with the default limit it can
+// deadlock (see unlimitGoWorkers).
 func NewBackend() (compute.Backend, error) {
 	config, _ := ChooseBackend()
 	b, err := newWithConfig(config)
+	if err == nil {
+		err = unlimitGoWorkers(b, config)
+	}
 	if err != nil {
 		if strings.HasPrefix(config, "xla") {
 			return nil, fmt.Errorf("posgraph: backend %q failed (%v); install the XLA PJRT plugin "+
@@ -65,6 +71,45 @@ func BackendSummary() string {
 		return "GoMLX backend: none: " + defaultBackend.err.Error()
 	}
 	return "GoMLX backend: " + config + " (" + reason + ")"
+}
+
+// unlimitGoWorkers gives a pure-Go backend unlimited parallelism, as the
+// option "go:parallelism=-1" would, unless config sets parallelism itself.
+//
+// With its default limit (2 × GOMAXPROCS workers) the Go backend of
+// github.com/gomlx/compute v0.1.2 can deadlock: when it runs a graph's
+// operations in parallel, each operation holds a worker while it runs, and a
+// large matrix multiplication (workerspool.Pool.Saturate) or a long
+// elementwise op (Pool.WaitToStart) then waits for free workers; when every
+// worker is held by such an operation, none ever frees one. A training step
+// has several matrix multiplications ready at once, and on 2 cores a short
+// training hung in about 1 run of 4. With no limit (-1) no goroutine ever
+// waits for a worker: WaitToStart starts a goroutine at once, and Saturate
+// starts at most GOMAXPROCS of its own and waits only for those.
+//
+// The option string would also do it, but the backend then prints "Go
+// backend: parallelism set to -1" on stdout, into every notebook cell and
+// every program's output; the pool has no other API (its type is internal),
+// so this sets it through reflection, checked by the backend's own
+// Description.
+func unlimitGoWorkers(b compute.Backend, config string) error {
+	name, options, _ := strings.Cut(config, ":")
+	if name != "go" || strings.Contains(options, "parallelism=") {
+		return nil
+	}
+	v := reflect.ValueOf(b)
+	if v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct {
+		if pool := v.Elem().FieldByName("Workers"); pool.IsValid() {
+			if set := pool.MethodByName("SetMaxParallelism"); set.IsValid() {
+				set.Call([]reflect.Value{reflect.ValueOf(-1)})
+			}
+		}
+	}
+	if !strings.Contains(b.Description(), "parallelism=-1") {
+		return fmt.Errorf("could not lift the Go backend's worker limit (%s); set %s=go:parallelism=-1",
+			b.Description(), BackendEnvVar)
+	}
+	return nil
 }
 
 // newWithConfig is compute.NewWithConfig, which panics, rather than

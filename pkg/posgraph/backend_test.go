@@ -86,3 +86,24 @@ func TestBackendSummary(t *testing.T) {
 		t.Errorf("BackendSummary() = %q; want %q", got, want)
 	}
 }
+
+// The pure-Go backend NewBackend makes has no worker limit (the default
+// limit deadlocks a training step; see unlimitGoWorkers), unless the
+// configuration sets one.
+func TestNewBackendGoParallelism(t *testing.T) {
+	for _, c := range []struct{ env, want string }{
+		{"go", "parallelism=-1"},
+		{"go:ops_sequential", "parallelism=-1"},
+		{"go:parallelism=3", "parallelism=3"},
+	} {
+		t.Setenv(BackendEnvVar, c.env)
+		b, err := NewBackend()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := b.Description(); !strings.Contains(got, c.want) {
+			t.Errorf("%s=%s: Description() = %q; want it to contain %q", BackendEnvVar, c.env, got, c.want)
+		}
+		b.Finalize()
+	}
+}

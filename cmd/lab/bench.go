@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The training-throughput comparison of make bench: the lab's RoPE model
+// trained by GoMLX on its pure-Go backend (built plain and with
+// GOEXPERIMENT=simd, GoMLX's AVX-512/AVX2 matmul) and by PyTorch on the CPU,
+// same model, same batch, interleaved over rounds so that every side sees
+// the same load.
+
+// torchEnv is how PyTorch runs: Debian's python3-torch 1.13 with OpenBLAS
+// (libopenblas0-pthread) on one BLAS thread, and OpenMP threads that sleep
+// when idle; with Debian's reference BLAS instead it is several times slower.
+var torchEnv = []string{"OPENBLAS_NUM_THREADS=1", "OMP_WAIT_POLICY=PASSIVE"}
+
+// benchSizes are the models compared: the lab's default and the same with
+// d_model 64 (pkg/lab's LAB_BENCH_CONFIG).
+var benchSizes = []struct {
+	name, config       string
+	layers, dim, heads int
+}{
+	{"2 layers, d_model 32 (the lab's)", "default", 2, 32, 4},
+	{"2 layers, d_model 64", "d64", 2, 64, 4},
+}
+
+// throughput is one side's tokens per second in every round.
+type throughput struct {
+	Model  string    `json:"model"`
+	Side   string    `json:"side"`
+	Rounds []float64 `json:"tokens_per_second"`
+	Median float64   `json:"median"`
+}
+
+type benchResults struct {
+	Command    string       `json:"command"`
+	Batch      int          `json:"batch"`
+	SeqLen     int          `json:"seq_len"`
+	Steps      int          `json:"steps_per_round"`
+	Sides      []throughput `json:"sides"`
+	Torch      string       `json:"torch"`
+	TorchEnv   []string     `json:"torch_env"`
+	GoVersion  string       `json:"go_version"`
+	CPU        string       `json:"cpu"`
+	LoadBefore string       `json:"load_before"`
+	LoadAfter  string       `json:"load_after"`
+	Started    string       `json:"started"`
+}
+
+func runBench(rounds, steps int, jsonPath string, stdout, stderr io.Writer) error {
+	if rounds < 1 || steps < 1 {
+		return fmt.Errorf("lab: --bench-rounds and --bench-steps must be positive, got %d and %d", rounds, steps)
+	}
+	dir, err := os.MkdirTemp("", "lab-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	goCmd := os.Getenv("GO")
+	if goCmd == "" {
+		goCmd = "go"
+	}
+	bins := map[string]string{"GoMLX (Go backend)": filepath.Join(dir, "plain.test"), "GoMLX (Go backend, GOEXPERIMENT=simd)": filepath.Join(dir, "simd.test")}
+	for side, bin := range bins {
+		cmd := exec.Command(goCmd, "test", "-c", "-o", bin, "./pkg/lab")
+		cmd.Env = os.Environ()
+		if strings.Contains(side, "simd") {
+			cmd.Env = append(cmd.Env, "GOEXPERIMENT=simd")
+		} else {
+			cmd.Env = append(cmd.Env, "GOEXPERIMENT=")
+		}
+		cmd.Stdout, cmd.Stderr = stderr, stderr
+		fmt.Fprintf(stderr, "building %s\n", side)
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("lab: building pkg/lab's test binary for %s: %v", side, err)
+		}
+	}
+	torchVersion, err := ensureTorch(stderr)
+	if err != nil {
+		return err
+	}
+	res := benchResults{Command: "go run ./cmd/lab --bench", Batch: 32, SeqLen: 64, Steps: steps, Torch: torchVersion,
+		TorchEnv: torchEnv, GoVersion: runtime.Version(), CPU: cpuName(), LoadBefore: loadavg(), Started: time.Now().UTC().Format(time.RFC3339)}
+	sides := []string{"GoMLX (Go backend)", "GoMLX (Go backend, GOEXPERIMENT=simd)", "PyTorch " + torchVersion + " (CPU)"}
+	for _, size := range benchSizes {
+		samples := map[string][]float64{}
+		for r := range rounds {
+			order := slices.Clone(sides)
+			if r%2 == 1 {
+				slices.Reverse(order)
+			}
+			for _, side := range order {
+				var tps float64
+				var err error
+				if strings.HasPrefix(side, "PyTorch") {
+					tps, err = torchThroughput(size.layers, size.dim, size.heads, steps)
+				} else {
+					tps, err = goThroughput(bins[side], size.config, steps)
+				}
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stderr, "round %d/%d  %-22s %-40s %8.0f tokens/s\n", r+1, rounds, size.config, side, tps)
+				samples[side] = append(samples[side], tps)
+			}
+		}
+		for _, side := range sides {
+			res.Sides = append(res.Sides, throughput{Model: size.name, Side: side, Rounds: samples[side], Median: median(samples[side])})
+		}
+	}
+	res.LoadAfter = loadavg()
+	printBench(stdout, res)
+	if jsonPath != "" {
+		data, err := json.MarshalIndent(res, "", " ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(jsonPath, append(data, '\n'), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "JSON: %s\n", jsonPath)
+	}
+	return nil
+}
+
+func printBench(w io.Writer, res benchResults) {
+	fmt.Fprintf(w, "\nTraining throughput, batch %d × %d tokens, median of %d rounds (tokens/s; × Go: that side's median over the plain Go backend's)\n",
+		res.Batch, res.SeqLen, len(res.Sides[0].Rounds))
+	var base float64
+	for _, s := range res.Sides {
+		if s.Side == "GoMLX (Go backend)" {
+			base = s.Median
+			fmt.Fprintf(w, "%s\n", s.Model)
+		}
+		fmt.Fprintf(w, "  %-42s %8.0f   %5.2f×\n", s.Side, s.Median, s.Median/base)
+	}
+	fmt.Fprintf(w, "load %s → %s, %s, %s; PyTorch with %s\n", res.LoadBefore, res.LoadAfter, res.CPU, res.GoVersion, strings.Join(res.TorchEnv, " "))
+}
+
+// goThroughput runs BenchmarkTrainStep of a pkg/lab test binary.
+func goThroughput(bin, config string, steps int) (float64, error) {
+	cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", "^BenchmarkTrainStep$", "-test.benchtime", fmt.Sprintf("%dx", steps))
+	cmd.Env = append(os.Environ(), "GOMLX_BACKEND=go", "LAB_BENCH_CONFIG="+config)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return 0, fmt.Errorf("lab: BenchmarkTrainStep: %v\n%s", err, out.String())
+	}
+	s := bufio.NewScanner(&out)
+	for s.Scan() {
+		f := strings.Fields(s.Text())
+		for i := 1; i < len(f); i++ {
+			if f[i] == "tokens/s" {
+				return strconv.ParseFloat(f[i-1], 64)
+			}
+		}
+	}
+	return 0, fmt.Errorf("lab: BenchmarkTrainStep printed no tokens/s:\n%s", out.String())
+}
+
+// torchThroughput runs scripts/lab_torch.py.
+func torchThroughput(layers, dim, heads, steps int) (float64, error) {
+	cmd := exec.Command("/usr/bin/python3", "scripts/lab_torch.py", "--layers", fmt.Sprint(layers), "--dim", fmt.Sprint(dim),
+		"--heads", fmt.Sprint(heads), "--seq", "64", "--batch", "32", "--steps", fmt.Sprint(steps))
+	cmd.Env = append(os.Environ(), torchEnv...)
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, fmt.Errorf("lab: scripts/lab_torch.py: %v", err)
+	}
+	var r struct {
+		TokensPerSecond float64 `json:"tokens_per_second"`
+	}
+	if err := json.Unmarshal(out, &r); err != nil {
+		return 0, fmt.Errorf("lab: scripts/lab_torch.py printed %q: %v", out, err)
+	}
+	return r.TokensPerSecond, nil
+}
+
+// ensureTorch returns the version of Debian's PyTorch, installing
+// python3-torch and libopenblas0-pthread with apt-get when missing and
+// running as root.
+func ensureTorch(log io.Writer) (string, error) {
+	version := func() (string, error) {
+		out, err := exec.Command("/usr/bin/python3", "-c", "import torch; print(torch.__version__)").Output()
+		return strings.TrimSpace(string(out)), err
+	}
+	if v, err := version(); err == nil {
+		return v, nil
+	}
+	if os.Geteuid() != 0 {
+		return "", fmt.Errorf("lab: PyTorch is missing: run sudo apt-get install python3-torch libopenblas0-pthread")
+	}
+	fmt.Fprintln(log, "installing Debian's python3-torch and libopenblas0-pthread (apt-get)")
+	cmd := exec.Command("apt-get", "install", "-y", "-qq", "--no-install-recommends", "python3-torch", "libopenblas0-pthread")
+	cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("lab: apt-get install python3-torch: %v", err)
+	}
+	return version()
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func loadavg() string {
+	data, _ := os.ReadFile("/proc/loadavg")
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func cpuName() string {
+	data, _ := os.ReadFile("/proc/cpuinfo")
+	for _, line := range strings.Split(string(data), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
