@@ -23,9 +23,10 @@ import (
 // the same load.
 
 // torchEnv is how PyTorch runs: Debian's python3-torch 1.13 with OpenBLAS
-// (libopenblas0-pthread) on one BLAS thread, and OpenMP threads that sleep
-// when idle; with Debian's reference BLAS instead it is several times slower.
-var torchEnv = []string{"OPENBLAS_NUM_THREADS=1", "OMP_WAIT_POLICY=PASSIVE"}
+// (libopenblas0-pthread) on one BLAS thread, one OpenMP thread per core
+// (Debian's build starts with one unless told), which sleep when idle; with
+// Debian's reference BLAS instead it is several times slower.
+var torchEnv = []string{"OPENBLAS_NUM_THREADS=1", "OMP_WAIT_POLICY=PASSIVE", fmt.Sprintf("OMP_NUM_THREADS=%d", runtime.NumCPU())}
 
 // benchSizes are the models compared: the lab's default and the same with
 // d_model 64 (pkg/lab's LAB_BENCH_CONFIG).

@@ -112,7 +112,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		BackendConfig: config,
 		OutDir:        *out,
 		Progress:      lab.NewProgress(stderr, 0),
-		Command:       "go run ./cmd/lab " + strings.Join(args, " "),
+		Command:       strings.TrimSpace("go run ./cmd/lab " + strings.Join(args, " ")),
+		Code:          lab.CurrentCode("."),
 	})
 	if err != nil {
 		return err

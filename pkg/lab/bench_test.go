@@ -7,7 +7,6 @@ import (
 
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/train"
-	"github.com/gomlx/gomlx/ml/train/loss"
 	"github.com/gomlx/gomlx/ml/train/optimizer"
 
 	"github.com/posenc/course/pkg/posgraph"
@@ -48,14 +47,14 @@ func BenchmarkTrainStep(b *testing.B) {
 		b.Fatal(err)
 	}
 	m := c.Model(RoPE)
-	trainer := train.NewTrainer(backend, NewStore(c.Seed), m.Logits, loss.SparseCategoricalCrossEntropyLogits,
+	trainer := train.NewTrainer(backend, NewStore(c.Seed), m.Logits, weightedLoss,
 		optimizer.Adam().LearningRate(c.LearningRate).Done(), nil, nil)
 	text := LoadText()
 	rng := rand.New(rand.NewPCG(1, 1))
 	batch := SampleLM(rng, text.Train, c.Batch, c.TrainLen)
 	tb := train.Batch{
 		Inputs: []*tensors.Tensor{tensors.FromValue(batch.Inputs)},
-		Labels: []*tensors.Tensor{tensors.FromValue(column(batch.Targets))},
+		Labels: []*tensors.Tensor{tensors.FromValue(batch.Targets), tensors.FromValue(weights(batch.Targets))},
 	}
 	var last float32
 	step := func() {

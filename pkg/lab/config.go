@@ -35,14 +35,14 @@ type Config struct {
 	SaveCheckpoints  bool    `json:"save_checkpoints"`
 }
 
-// DefaultConfig is the full lab: six encodings trained on L = 64 for 1,500
+// DefaultConfig is the full lab: six encodings trained on L = 64 for 800
 // steps, evaluated up to 8L, with every RoPE scaling and a PI fine-tune.
 func DefaultConfig() Config {
 	return Config{
 		Encodings: slices.Clone(Encodings),
 		Layers:    2, Dim: 32, Heads: 4,
 		TrainLen: 64, T5Buckets: 32, T5MaxLen: 64,
-		Batch: 32, Steps: 1500, LearningRate: 3e-3, PasskeyFraction: 0.25,
+		Batch: 32, Steps: 800, LearningRate: 3e-3, PasskeyFraction: 0.25,
 		Multiples:   []int{1, 2, 4, 8},
 		EvalWindows: 32,
 		// Inside L (up to L−2, the farthest a passkey fits in L tokens), then beyond.

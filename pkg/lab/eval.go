@@ -29,9 +29,7 @@ func NewEvaluator(backend compute.Backend, store *model.Store, m Model) (*Evalua
 	}
 	exec, err := model.NewExec(backend, store, func(scope *model.Scope, tokens, targets *graph.Node) (loss, answer *graph.Node) {
 		logits := m.Logits(scope, tokens)                                                    // [batch, seq, vocab]
-		logp := graph.LogSoftmax(logits, -1)                                                 // [batch, seq, vocab]
-		onehot := graph.OneHot(targets, VocabSize, dtypes.Float32)                           // [batch, seq, vocab]
-		loss = graph.Neg(graph.ReduceSum(graph.Mul(logp, onehot), -1))                       // [batch, seq]: −log p(target)
+		loss = tokenLoss(logits, targets)                                                    // [batch, seq]: −log p(target)
 		last := graph.Squeeze(graph.Slice(logits, graph.AxisRange(), graph.AxisElem(-1)), 1) // [batch, vocab]
 		return loss, graph.ArgMax(last, -1, dtypes.Int32)                                    // [batch]: the predicted last token
 	})

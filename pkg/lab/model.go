@@ -9,6 +9,7 @@ import (
 	"github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/layers/activation"
 	"github.com/gomlx/gomlx/ml/layers/attention"
+	"github.com/gomlx/gomlx/ml/layers/attention/pos"
 	"github.com/gomlx/gomlx/ml/layers/norm"
 	"github.com/gomlx/gomlx/ml/model"
 
@@ -92,25 +93,19 @@ func (m Model) Logits(scope *model.Scope, tokens *graph.Node) *graph.Node {
 	x := layers.Embedding(scope.In("tokens"), tokens, dtypes.Float32, VocabSize, m.Dim) // [batch, seq, dim]
 
 	// Absolute encodings are added once, to the embeddings.
-	switch m.Encoding {
-	case Sinusoidal:
-		x = posgraph.NewSinusoidalEncoder(posenc.NewSinusoidal(m.Dim), false).PreEncode(x, positions, 1) // [batch, seq, dim]
-	case Learned:
-		x = posgraph.NewLearnedEncoder(scope.In("positions"), posenc.NewLearned(m.TrainLen, m.Dim)).PreEncode(x, positions, 1) // [batch, seq, dim]
+	if pre := m.preEncoder(scope); pre != nil {
+		x = pre.PreEncode(x, positions, 1) // [batch, seq, dim]: each position's vector added
 	}
-	// Relative biases are the same for every layer (T5 shares its table).
+	// Relative biases enter every layer's attention logits, the same in each.
 	var bias *graph.Node
-	switch m.Encoding {
-	case ALiBi:
-		bias = posgraph.NewALiBiEncoder(true).AttentionBias(g, dtypes.Float32, m.Heads, seq, seq) // [1, heads, seq, seq]
-	case T5:
-		buckets := posenc.T5Buckets{NumBuckets: m.T5Buckets, MaxDistance: m.T5MaxLen}
-		bias = posgraph.NewT5Encoder(scope.In("t5"), buckets).AttentionBias(g, dtypes.Float32, m.Heads, seq, seq) // [1, heads, seq, seq]
+	if b := m.biasEncoder(scope); b != nil {
+		bias = b.AttentionBias(g, dtypes.Float32, m.Heads, seq, seq) // [1, heads, seq, seq]
 	}
 
 	for i := range m.Layers {
 		layer := scope.In("layer_%d", i)
 		h := norm.LayerNorm(layer.In("norm_attention"), x, -1).Done() // [batch, seq, dim]
+		// Causal multi-head self-attention: each position sees itself and earlier ones.
 		att := attention.SelfAttention(layer.In("attention"), h, m.Heads, m.Dim/m.Heads).WithCausalMask(true)
 		if m.Encoding == RoPE {
 			att = att.WithPositionalEncoder(ropeEncoder{m.rope()}) // rotates q and k
@@ -125,6 +120,30 @@ func (m Model) Logits(scope *model.Scope, tokens *graph.Node) *graph.Node {
 	}
 	x = norm.LayerNorm(scope.In("norm_out"), x, -1).Done()      // [batch, seq, dim]
 	return layers.Dense(scope.In("logits"), x, true, VocabSize) // [batch, seq, vocab]
+}
+
+// preEncoder returns the encoding added to the embeddings (sinusoidal,
+// learned), or nil.
+func (m Model) preEncoder(scope *model.Scope) pos.PreEncoder {
+	switch m.Encoding {
+	case Sinusoidal:
+		return posgraph.NewSinusoidalEncoder(posenc.NewSinusoidal(m.Dim), false)
+	case Learned:
+		return posgraph.NewLearnedEncoder(scope.In("positions"), posenc.NewLearned(m.TrainLen, m.Dim))
+	}
+	return nil
+}
+
+// biasEncoder returns the encoding added to the attention logits (ALiBi,
+// T5's buckets), or nil. T5's table is shared by every layer, as in T5.
+func (m Model) biasEncoder(scope *model.Scope) posgraph.BiasEncoder {
+	switch m.Encoding {
+	case ALiBi:
+		return posgraph.NewALiBiEncoder(true)
+	case T5:
+		return posgraph.NewT5Encoder(scope.In("t5"), posenc.T5Buckets{NumBuckets: m.T5Buckets, MaxDistance: m.T5MaxLen})
+	}
+	return nil
 }
 
 // MaxLen is the longest sequence the model is defined on: TrainLen for a

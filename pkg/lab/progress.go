@@ -36,6 +36,9 @@ func NewProgress(w io.Writer, totalSteps int) *Progress {
 
 // Begin starts the bar of one model.
 func (p *Progress) Begin(name string) {
+	if p == nil {
+		return
+	}
 	p.name, p.lastTenth = name, -1
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
+	"strings"
 )
 
 // Results is what a lab run writes (results.json): how it ran, and every
@@ -20,11 +22,37 @@ type Results struct {
 }
 
 // CodeVersion says which code made the results: the git commit, and whether
-// the lab's own files (pkg/lab, cmd/lab, pkg/posenc, pkg/posgraph) differed
-// from it.
+// any of ResultFiles differed from it.
 type CodeVersion struct {
 	Commit string `json:"commit"`
 	Dirty  bool   `json:"dirty"`
+}
+
+// ResultFiles are the files, relative to the repository root, whose code
+// decides the lab's numbers: a change to any of them after a run makes its
+// results stale (figures, summaries and the progress bar do not count).
+var ResultFiles = []string{
+	"pkg/lab/checkpoint.go", "pkg/lab/config.go", "pkg/lab/corpus.go", "pkg/lab/corpus/go-docs.txt",
+	"pkg/lab/data.go", "pkg/lab/eval.go", "pkg/lab/model.go", "pkg/lab/passkey.go", "pkg/lab/rope.go",
+	"pkg/lab/run.go", "pkg/lab/train.go", "pkg/lab/vocab.go",
+}
+
+// CurrentCode returns the commit checked out in the git repository at dir,
+// and whether any of ResultFiles has uncommitted changes. Outside a git
+// checkout it returns an empty commit.
+func CurrentCode(dir string) CodeVersion {
+	git := func(args ...string) (string, error) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		return strings.TrimSpace(string(out)), err
+	}
+	commit, err := git("rev-parse", "HEAD")
+	if err != nil {
+		return CodeVersion{}
+	}
+	status, err := git(append([]string{"status", "--porcelain", "--"}, ResultFiles...)...)
+	return CodeVersion{Commit: commit, Dirty: err != nil || status != ""}
 }
 
 // Environment describes the machine and backend.
@@ -42,12 +70,13 @@ type Environment struct {
 // Run is one trained model, or a trained RoPE model evaluated with a
 // scaling method, or fine-tuned.
 type Run struct {
-	Name     string      `json:"name"` // "rope", "rope+pi", "rope+pi-finetune", …
-	Encoding Encoding    `json:"encoding"`
-	Scaling  string      `json:"scaling,omitempty"` // how the RoPE frequencies were scaled, per length
-	Train    *TrainStats `json:"train,omitempty"`   // nil for an evaluation-only run
-	Lengths  []Length    `json:"lengths"`
-	Passkey  []PasskeyAt `json:"passkey"`
+	Name        string      `json:"name"` // "rope", "rope+pi", "rope+pi-finetune", …
+	Encoding    Encoding    `json:"encoding"`
+	Scaling     string      `json:"scaling,omitempty"` // how the RoPE frequencies were scaled, per length
+	Train       *TrainStats `json:"train,omitempty"`   // nil for an evaluation-only run
+	EvalSeconds float64     `json:"eval_seconds"`
+	Lengths     []Length    `json:"lengths"`
+	Passkey     []PasskeyAt `json:"passkey"`
 }
 
 // Length is the validation loss at one evaluation length.

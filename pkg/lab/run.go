@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -46,6 +47,7 @@ type Options struct {
 	OutDir        string    // results.json and checkpoints go here; "" writes nothing
 	Progress      *Progress // nil: silent
 	Command       string    // recorded in the results
+	Code          CodeVersion
 }
 
 // totalSteps is the number of training steps of c, for the progress bar.
@@ -73,7 +75,7 @@ func RunLab(c Config, o Options) (*Results, error) {
 		return nil, err
 	}
 	start := time.Now()
-	res := &Results{Command: o.Command, Config: c, Started: start.UTC().Format(time.RFC3339)}
+	res := &Results{Command: o.Command, Config: c, Code: o.Code, Started: start.UTC().Format(time.RFC3339)}
 	res.Environment = environment(o.BackendConfig)
 	text := LoadText()
 	p := o.Progress
@@ -151,7 +153,7 @@ func (c Config) finetune(o Options, ropeStore *model.Store, text Text) (*Run, er
 	m.Scaling = posenc.LinearScaling(float64(k))
 	t := c.training()
 	t.SeqLen, t.Batch, t.Steps, t.Seed = k*c.TrainLen, c.FinetuneBatch, c.FinetuneSteps, uint64(c.Seed)+1
-	name := fmt.Sprintf("rope+pi-finetune")
+	name := "rope+pi-finetune"
 	o.Progress.Begin(name)
 	stats, err := Train(o.Backend, store, m, t, text, o.Progress.Update)
 	if err != nil {
@@ -170,6 +172,8 @@ func (c Config) finetune(o Options, ropeStore *model.Store, text Text) (*Run, er
 // distance.
 func (c Config) evaluate(backend compute.Backend, store *model.Store, m Model, name string, scaling func(n int) posenc.Scaling) (*Run, error) {
 	run := &Run{Name: name, Encoding: m.Encoding}
+	start := time.Now()
+	defer func() { run.EvalSeconds = math.Round(time.Since(start).Seconds()*10) / 10 }()
 	text := LoadText()
 	evaluators := map[int]*Evaluator{}
 	evaluatorAt := func(n int) (*Evaluator, error) {
