@@ -47,6 +47,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	benchRounds := fs.Int("bench-rounds", 3, "with --bench: interleaved rounds")
 	benchSteps := fs.Int("bench-steps", 60, "with --bench: timed training steps per side and round")
 	benchJSON := fs.String("bench-json", "lab/results/throughput.json", "with --bench: write the numbers here (\"\": nowhere)")
+	redraw := fs.Bool("redraw", false, "instead: redraw the figures of <out>/results.json")
 	out := fs.String("out", "lab/results", "folder for results.json, checkpoints/ and figures/ (\"\": write nothing)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -56,6 +57,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if *bench {
 		return runBench(*benchRounds, *benchSteps, *benchJSON, stdout, stderr)
+	}
+	if *redraw {
+		res, err := lab.ReadResults(filepath.Join(*out, "results.json"))
+		if err != nil {
+			return err
+		}
+		return writeFigures(res, *out, stdout)
 	}
 
 	backend, err := posgraph.NewBackend()
@@ -109,7 +117,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	res, err := lab.RunLab(c, lab.Options{
 		Backend:       backend,
-		BackendConfig: config,
+		BackendConfig: config + " (" + backend.Description() + ")",
 		OutDir:        *out,
 		Progress:      lab.NewProgress(stderr, 0),
 		Command:       strings.TrimSpace("go run ./cmd/lab " + strings.Join(args, " ")),
@@ -119,12 +127,22 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(stdout, lab.Summary(res))
-	if *out != "" {
-		paths, err := lab.WriteFigures(res, filepath.Join(*out, "figures"))
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "wrote %s and %d figures in %s\n", filepath.Join(*out, "results.json"), len(paths), filepath.Join(*out, "figures"))
+	if *out == "" {
+		return nil
 	}
+	return writeFigures(res, *out, stdout)
+}
+
+// writeFigures draws the lab's figures into out/figures.
+func writeFigures(res *lab.Results, out string, stdout io.Writer) error {
+	dir := filepath.Join(out, "figures")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	paths, err := lab.WriteFigures(res, dir)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s and %d figures in %s\n", filepath.Join(out, "results.json"), len(paths), dir)
 	return nil
 }

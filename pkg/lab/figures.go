@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/posenc/course/pkg/viz"
-	"gonum.org/v1/plot"
 )
 
 // FigureLossByLength draws each named run's mean validation loss against
@@ -20,9 +19,14 @@ func FigureLossByLength(r *Results, names ...string) (*viz.Figure, error) {
 			return nil, err
 		}
 		s := viz.Series{Name: name}
+		defined := 0
 		for _, l := range run.Lengths {
 			s.X, s.Y = append(s.X, float64(l.Length)), append(s.Y, undefinedNaN(l.Mean, l.Defined))
+			if l.Defined {
+				defined++
+			}
 		}
+		s.Points = defined < 2 // one point makes no line
 		series = append(series, s)
 	}
 	title := fmt.Sprintf("Validation loss by evaluation length (trained on L = %d)", r.Config.TrainLen)
@@ -57,24 +61,27 @@ func FigureLossByPosition(r *Results, multiple, bin int, names ...string) (*viz.
 	return viz.Lines(title, "position", fmt.Sprintf("loss (mean over bins of %d positions)", bin), series...), nil
 }
 
-// FigurePasskey draws the passkey accuracy of each named run (a row) at
-// each distance (a column); undefined cells are blank.
+// FigurePasskey draws the passkey accuracy of each named run against the
+// distance from value to query, with the training length marked; distances
+// a run has no positions for (a learned table past L) are left out.
 func FigurePasskey(r *Results, names ...string) (*viz.Figure, error) {
-	dists := r.Config.PasskeyDistances
-	data := make([]float64, 0, len(names)*len(dists))
+	var series []viz.Series
 	for _, name := range names {
 		run, err := r.Run(name)
 		if err != nil {
 			return nil, err
 		}
-		for _, d := range dists {
-			a, ok := run.Accuracy(d)
-			data = append(data, undefinedNaN(a, ok))
+		s := viz.Series{Name: name}
+		for _, p := range run.Passkey {
+			s.X, s.Y = append(s.X, float64(p.Distance)), append(s.Y, undefinedNaN(p.Accuracy, p.Defined))
 		}
+		series = append(series, s)
 	}
-	f := viz.HeatmapRange(data, len(names), len(dists), 0, 1,
-		fmt.Sprintf("Passkey accuracy by distance (trained on L = %d)", r.Config.TrainLen), "distance (tokens)", "")
-	labelAxes(f, names, dists)
+	L := float64(r.Config.TrainLen)
+	series = append(series, viz.Series{Name: "L", X: []float64{L, L}, Y: []float64{0, 1}, Dashed: true})
+	title := fmt.Sprintf("Passkey accuracy by distance (trained on L = %d; chance %.3g)", r.Config.TrainLen, 1.0/NumValues)
+	f := viz.Lines(title, "distance from value to query (tokens)", "accuracy", series...).LogX()
+	f.Plot().Legend.Top = false // the curves start at the top
 	return f, nil
 }
 
@@ -94,22 +101,19 @@ func WriteFigures(r *Results, dir string) ([]string, error) {
 			trained = append(trained, run.Name)
 		}
 	}
-	var all []string
-	for _, run := range r.Runs {
-		all = append(all, run.Name)
-	}
 	figs := map[string]func() (*viz.Figure, error){
 		"loss-by-length.png": func() (*viz.Figure, error) { return FigureLossByLength(r, trained...) },
 		"loss-by-position.png": func() (*viz.Figure, error) {
 			return FigureLossByPosition(r, r.Config.Multiples[len(r.Config.Multiples)-1], max(r.Config.TrainLen/8, 1), trained...)
 		},
-		"passkey.png": func() (*viz.Figure, error) { return FigurePasskey(r, all...) },
+		"passkey.png": func() (*viz.Figure, error) { return FigurePasskey(r, trained...) },
 	}
 	if _, err := r.Run("rope+pi"); err == nil {
 		scaled := []string{"rope", "rope+pi", "rope+ntk", "rope+dynamic", "rope+yarn"}
 		if _, err := r.Run("rope+pi-finetune"); err == nil {
 			scaled = append(scaled, "rope+pi-finetune")
 		}
+		figs["scaling-passkey.png"] = func() (*viz.Figure, error) { return FigurePasskey(r, scaled...) }
 		figs["scaling-by-length.png"] = func() (*viz.Figure, error) { return FigureLossByLength(r, scaled...) }
 		figs["scaling-by-position.png"] = func() (*viz.Figure, error) {
 			return FigureLossByPosition(r, r.Config.Multiples[len(r.Config.Multiples)-1], max(r.Config.TrainLen/8, 1), scaled...)
@@ -128,17 +132,4 @@ func WriteFigures(r *Results, dir string) ([]string, error) {
 		paths = append(paths, path)
 	}
 	return paths, nil
-}
-
-// labelAxes names a heat map's rows (top to bottom) and columns.
-func labelAxes(f *viz.Figure, rows []string, cols []int) {
-	p := f.Plot()
-	var xt, yt []plot.Tick
-	for j, c := range cols {
-		xt = append(xt, plot.Tick{Value: float64(j), Label: fmt.Sprint(c)})
-	}
-	for i, r := range rows {
-		yt = append(yt, plot.Tick{Value: float64(len(rows) - 1 - i), Label: r})
-	}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.ConstantTicks(xt), plot.ConstantTicks(yt)
 }

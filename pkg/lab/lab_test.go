@@ -241,7 +241,7 @@ func TestQuickLab(t *testing.T) {
 		t.Errorf("the loaded checkpoint's loss at L = %.4f; want the run's %.4f", mean, rope.Lengths[0].Mean)
 	}
 	paths, err := WriteFigures(back, dir)
-	if err != nil || len(paths) != 5 {
+	if err != nil || len(paths) != 6 {
 		t.Fatalf("WriteFigures: %v, %v", paths, err)
 	}
 	for _, p := range paths {
