@@ -1,0 +1,181 @@
+package check
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+var (
+	hintPastTwoPi = newHint("choose factor/turns vs radians", secSeen,
+		"a pair completes a turn when its angle reaches 2π radians: it never finished one in training when "+
+			"trainLen·θ_i < 2π, not trainLen·θ_i < 1")
+	hintPastTargetLen = newHint("choose factor/which length", secSeen,
+		"whether a pair finished a turn is decided by the training length: the pairs at risk are those with "+
+			"trainLen·θ_i < 2π (they only ever saw an arc), whatever targetLen is")
+	hintPastNotLonger = newHint("choose factor/no longer input", secSeen,
+		"when targetLen ≤ trainLen no pair reaches a new angle: return no pairs (and a factor of 1)")
+	hintPastComplement = newHint("choose factor/complement", secSeen,
+		"you returned the pairs that did finish a turn: those are safe, since every angle they meet later is one they "+
+			"have met; the pairs past their trained angles are the slow ones, trainLen·θ_i < 2π")
+	hintFactorIntRatio = newHint("choose factor/integer ratio", secNTKShort,
+		"targetLen/trainLen was computed with integer division: 10000/4096 is 2.44…, not 2. Convert both to float64 "+
+			"before dividing")
+	hintFactorIntExponent = newHint("choose factor/integer exponent", secNTKShort,
+		"the exponent (d−2)/(2i) was computed with integer division: for d = 16 and pair 3 it is 14/6 = 2.33, not 2")
+	hintFactorExponentOne = newHint("choose factor/exponent 1", secNTKShort,
+		"your factor is targetLen/trainLen itself, as if the exponent (d−2)/(2i) were 1. It is 1 only for the last "+
+			"pair, i = d/2−1; NTK divides pair i by s^(2i/(d−2)), less for smaller i, so the pair that needs the "+
+			"largest factor is the first (lowest) one past its trained angles. (Integer division, 126/92 = 1, gives "+
+			"the same wrong answer.)")
+	hintFactorExponent = newHint("choose factor/exponent", secNTKShort,
+		"NTK-aware scaling with factor s divides pair i's frequency by s^(2i/(d−2)); it must divide the first pair "+
+			"past its trained angles, i₀, by targetLen/trainLen, so s = (targetLen/trainLen)^((d−2)/(2·i₀))")
+	hintFactorNone = newHint("choose factor/nothing to fix", secNTKShort,
+		"when no pair is past its trained angles the smallest factor is 1 (no scaling)")
+	hintFactorImpossible = newHint("choose factor/pair 0", secNTKShort,
+		"when pair 0 itself never finished a turn (trainLen < 2π), no NTK factor helps, since NTK never changes "+
+			"pair 0: return math.Inf(1)")
+	hintPastFallback = generic("choose factor/pairs fallback", secNTKShort,
+		"pair i is past its trained angles at targetLen when targetLen > trainLen and trainLen·θ_i < 2π, θ_i = base^(−2i/d)")
+	hintFactorFallback = generic("choose factor/factor fallback", secNTKShort,
+		"find the first pair past its trained angles, i₀, and solve s^(2·i₀/(d−2)) = targetLen/trainLen for s")
+)
+
+// refPastTrained returns the pairs past their trained angles, with variants:
+// turn is the angle of one turn (2π), decideAt the length that decides
+// whether a pair finished one.
+func refPastTrained(d int, base float64, trainLen, targetLen int, turn float64, decideAt int, needLonger bool) []int {
+	out := []int{}
+	if needLonger && targetLen <= trainLen {
+		return out
+	}
+	for i := range d / 2 {
+		if float64(decideAt)*math.Pow(base, -float64(2*i)/float64(d)) < turn {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// refNTKFactor solves for the smallest NTK factor, with variants.
+func refNTKFactor(d int, base float64, trainLen, targetLen int, intRatio, intExponent, last bool, exponent func(d, i int) float64) float64 {
+	past := refPastTrained(d, base, trainLen, targetLen, 2*math.Pi, trainLen, true)
+	if len(past) == 0 {
+		return 1
+	}
+	i := past[0]
+	if last {
+		i = past[len(past)-1]
+	}
+	if i == 0 {
+		return math.Inf(1)
+	}
+	r := float64(targetLen) / float64(trainLen)
+	if intRatio {
+		r = float64(targetLen / trainLen)
+	}
+	e := float64(d-2) / float64(2*i)
+	if intExponent {
+		e = float64((d - 2) / (2 * i))
+	}
+	if exponent != nil {
+		e = exponent(d, i)
+	}
+	return math.Pow(r, e)
+}
+
+// pastTrainedNTK checks the answer with NTK frequencies: no pair past its
+// trained angles at targetLen under factor s (the lesson's own test).
+func pastTrainedNTK(d int, base float64, trainLen, targetLen int, s float64) []int {
+	var out []int
+	nb := base * math.Pow(s, float64(d)/float64(d-2))
+	for i := range d / 2 {
+		w := math.Pow(base, -float64(2*i)/float64(d))
+		ws := math.Pow(nb, -float64(2*i)/float64(d))
+		if float64(trainLen)*w < 2*math.Pi && float64(targetLen)*ws > float64(trainLen)*w*(1+1e-9) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// ChooseFactor returns exercise 18's checks of past and factor.
+func ChooseFactor(past func(d int, base float64, trainLen, targetLen int) []int,
+	factor func(d int, base float64, trainLen, targetLen int) float64) *Exercise {
+	pastCase := func(name string, d int, base float64, trainLen, targetLen int) Case {
+		call := fmt.Sprintf("PairsPastTrained(d=%d, base=%g, trainLen=%d, targetLen=%d)", d, base, trainLen, targetLen)
+		want := refPastTrained(d, base, trainLen, targetLen, 2*math.Pi, trainLen, true)
+		return Case{Name: name, Call: call, Run: func() *Failure {
+			got := past(d, base, trainLen, targetLen)
+			if slices.Equal(got, want) {
+				return nil
+			}
+			var hint *Hint
+			all := make([]int, d/2)
+			for i := range all {
+				all[i] = i
+			}
+			complement := slices.DeleteFunc(slices.Clone(all), func(i int) bool { return slices.Contains(want, i) })
+			switch {
+			case slices.Equal(got, refPastTrained(d, base, trainLen, targetLen, 1, trainLen, true)):
+				hint = hintPastTwoPi
+			case slices.Equal(got, refPastTrained(d, base, trainLen, targetLen, 2*math.Pi, targetLen, true)):
+				hint = hintPastTargetLen
+			case slices.Equal(got, refPastTrained(d, base, trainLen, targetLen, 2*math.Pi, trainLen, false)):
+				hint = hintPastNotLonger
+			case len(want) > 0 && slices.Equal(got, complement):
+				hint = hintPastComplement
+			}
+			return fail(orElse(hint, hintPastFallback), fmt.Sprintf("%s = %v; want %v", call, got, want))
+		}}
+	}
+	factorCase := func(name string, d int, base float64, trainLen, targetLen int) Case {
+		call := fmt.Sprintf("SmallestNTKFactor(d=%d, base=%g, trainLen=%d, targetLen=%d)", d, base, trainLen, targetLen)
+		want := refNTKFactor(d, base, trainLen, targetLen, false, false, false, nil)
+		if !math.IsInf(want, 1) && len(pastTrainedNTK(d, base, trainLen, targetLen, want*(1+1e-12))) > 0 {
+			panic("check: the reference NTK factor leaves pairs past their trained angles for " + name)
+		}
+		return Case{Name: name, Call: call, Run: func() *Failure {
+			got := factor(d, base, trainLen, targetLen)
+			if closeTo(got, want, 1e-9) {
+				return nil
+			}
+			var hint *Hint
+			v := func(intRatio, intExp, last bool, e func(d, i int) float64) float64 {
+				return refNTKFactor(d, base, trainLen, targetLen, intRatio, intExp, last, e)
+			}
+			switch {
+			case math.IsInf(want, 1):
+				hint = hintFactorImpossible
+			case want == 1:
+				hint = hintFactorNone
+			case closeTo(got, v(true, false, false, nil), 1e-9), closeTo(got, v(true, true, false, nil), 1e-9),
+				closeTo(got, v(true, false, true, nil), 1e-9):
+				hint = hintFactorIntRatio
+			case closeTo(got, v(false, false, true, nil), 1e-9): // exponent 1: the last pair, or 126/92 in integers
+				hint = hintFactorExponentOne
+			case closeTo(got, v(false, true, false, nil), 1e-9):
+				hint = hintFactorIntExponent
+			case closeTo(got, v(false, false, false, func(d, i int) float64 { return float64(d) / float64(2*i) }), 1e-9),
+				closeTo(got, v(false, false, false, func(d, i int) float64 { return float64(2*i) / float64(d-2) }), 1e-9),
+				closeTo(got, v(false, false, false, func(d, i int) float64 { return float64(d) / float64(d-2) }), 1e-9):
+				hint = hintFactorExponent
+			}
+			return fail(orElse(hint, hintFactorFallback), fmt.Sprintf("%s = %s; want %s", call, fmtNum(got), fmtNum(want)))
+		}}
+	}
+	return newExercise(18, []Case{
+		pastCase("lesson_5_llama2_head_4096_to_16384", 128, 10000, 4096, 16384),
+		pastCase("llama3_base_8192_to_32768", 128, 500000, 8192, 32768),
+		pastCase("small_head_100_to_400", 16, 10000, 100, 400),
+		pastCase("same_length_nothing_past", 64, 10000, 4096, 4096),
+		pastCase("shorter_input_nothing_past", 64, 10000, 4096, 1000),
+		factorCase("lesson_5_factor_6.68", 128, 10000, 4096, 16384),
+		factorCase("lengths_not_multiples_4096_to_10000", 64, 10000, 4096, 10000),
+		factorCase("llama3_base_8192_to_32768", 128, 500000, 8192, 32768),
+		factorCase("small_head_100_to_400", 16, 10000, 100, 400),
+		factorCase("same_length_factor_1", 64, 10000, 4096, 4096),
+		factorCase("pair_0_never_turned_no_factor_helps", 8, 10000, 4, 16),
+	})
+}
