@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -60,6 +61,37 @@ func sameTable(tol float64) func(a, b [][]float64) bool {
 type variant[T any] struct {
 	hint  *Hint
 	value T
+}
+
+// matchAll returns the hints of every variant that got matches, in order,
+// without repeats.
+func matchAll[T any](got T, same func(a, b T) bool, variants ...variant[T]) []*Hint {
+	var out []*Hint
+	for _, v := range variants {
+		if same(got, v.value) && !slices.Contains(out, v.hint) {
+			out = append(out, v.hint)
+		}
+	}
+	return out
+}
+
+// narrow picks one hint among candidates that one wrong answer matches
+// equally well, using the hints that another answer of the same learner
+// code, on a configuration that tells them apart, matches: the first
+// candidate also in probe, else the first candidate.
+func narrow(candidates []*Hint, probe func() []*Hint) *Hint {
+	switch len(candidates) {
+	case 0:
+		return nil
+	case 1:
+		return candidates[0]
+	}
+	for _, h := range probe() {
+		if slices.Contains(candidates, h) {
+			return h
+		}
+	}
+	return candidates[0]
 }
 
 // firstMatch returns the hint of the first variant that got matches, or nil.

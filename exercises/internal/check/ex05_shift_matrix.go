@@ -50,36 +50,26 @@ func shiftMatrixFreq(d, k int, freq func(i int) float64) [][]float64 {
 	return t
 }
 
-func identity(d int) [][]float64 {
-	t := make([][]float64, d)
-	for r := range t {
-		t[r] = make([]float64, d)
-		t[r][r] = 1
-	}
-	return t
-}
-
 // diagShiftMatrix names the idea behind a wrong T_k. fn is the learner's
-// function: transposing every block and taking |k| both give T_(−k) for a
-// negative k, and only a positive k tells them apart.
+// function: for a negative k, transposing every block, taking |k| and
+// ignoring k all give T_(−k) or T_1, and only the learner's T_3 tells them
+// apart.
 func diagShiftMatrix(got [][]float64, d, k int, fn func(d, k int) [][]float64) *Hint {
+	same := sameTable(1e-9)
+	t3 := fn(d, 3)
+	switch {
+	case same(t3, refShiftMatrix(d, 1)), same(t3, refShiftMatrix(d, -1)):
+		return hintShiftOneStep // T_3 is one step: k is ignored
+	case k < 0 && same(t3, refShiftMatrix(d, 3)):
+		return hintShiftNegative // right for positive k
+	}
 	type v = variant[[][]float64]
-	var vs []v
-	if k < 0 {
-		if sameTable(1e-9)(fn(d, -k), refShiftMatrix(d, -k)) {
-			vs = append(vs, v{hintShiftNegative, refShiftMatrix(d, -k)}, v{hintShiftNegative, identity(d)})
-		}
-	}
-	vs = append(vs, []v{
-		{hintShiftBackwards, transpose(refShiftMatrix(d, k))},
-		{hintShiftIntDiv, shiftMatrixFreq(d, k, func(int) float64 { return 1 })},
-		{hintShiftExponent, shiftMatrixFreq(d, k, func(i int) float64 { return math.Pow(10000, -float64(i)/float64(d)) })},
-		{hintShiftExponent, shiftMatrixFreq(d, k, func(i int) float64 { return math.Pow(10000, -float64(4*i)/float64(d)) })},
-	}...)
-	if k != 1 && k != -1 {
-		vs = append(vs, v{hintShiftOneStep, refShiftMatrix(d, 1)}, v{hintShiftOneStep, refShiftMatrix(d, -1)})
-	}
-	return firstMatch(got, sameTable(1e-9), vs...)
+	return firstMatch(got, same,
+		v{hintShiftBackwards, transpose(refShiftMatrix(d, k))},
+		v{hintShiftIntDiv, shiftMatrixFreq(d, k, func(int) float64 { return 1 })},
+		v{hintShiftExponent, shiftMatrixFreq(d, k, func(i int) float64 { return math.Pow(10000, -float64(i)/float64(d)) })},
+		v{hintShiftExponent, shiftMatrixFreq(d, k, func(i int) float64 { return math.Pow(10000, -float64(4*i)/float64(d)) })},
+	)
 }
 
 func matVec(m [][]float64, x []float64) []float64 {

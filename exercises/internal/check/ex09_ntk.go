@@ -104,19 +104,27 @@ func NTK(linear, ntk func(d int, base, factor float64) []float64,
 			refScaledFreq(d, base, posenc.DynamicNTKScaling(s, l0, seq)),
 			func(got []float64) *Hint {
 				e := float64(d) / float64(d-2)
-				ratio := float64(seq) / float64(l0)
 				grown := func(r float64) float64 { return s*math.Max(r, 1) - (s - 1) }
 				if seq < l0 && slices.ContainsFunc(got, math.IsNaN) {
 					// s·L/L₀ − (s−1) < 0 without the max, and a negative base gives NaN.
 					return hintDynamicMax
 				}
-				return firstMatch(got, sameVec(1e-9),
-					v{hintScaledIntDiv, constFreq(d, 1)},
-					v{hintDynamicMax, freqWithBase(d, base*math.Pow(s*ratio-(s-1), e), 1)},
-					v{hintDynamicIntDiv, freqWithBase(d, base*math.Pow(grown(float64(max(seq, l0)/l0)), e), 1)},
-					v{hintDynamicStatic, freqWithBase(d, base*math.Pow(s, e), 1)},
-					v{hintDynamicOffset, freqWithBase(d, base*math.Pow(s*math.Max(ratio, 1), e), 1)},
-					v{hintNTKExponent, freqWithBase(d, base*grown(ratio), 1)})
+				variants := func(seq int) []v {
+					ratio := float64(seq) / float64(l0)
+					return []v{
+						{hintScaledIntDiv, constFreq(d, 1)},
+						{hintDynamicMax, freqWithBase(d, base*math.Pow(s*ratio-(s-1), e), 1)},
+						{hintDynamicIntDiv, freqWithBase(d, base*math.Pow(grown(float64(max(seq, l0)/l0)), e), 1)},
+						{hintDynamicStatic, freqWithBase(d, base*math.Pow(s, e), 1)},
+						{hintDynamicOffset, freqWithBase(d, base*math.Pow(s*math.Max(ratio, 1), e), 1)},
+						{hintNTKExponent, freqWithBase(d, base*grown(ratio), 1)},
+					}
+				}
+				// Up to originalLen the static factor and the one without −(s−1)
+				// coincide: twice originalLen tells them apart.
+				return narrow(matchAll(got, sameVec(1e-9), variants(seq)...), func() []*Hint {
+					return matchAll(dynamic(d, base, s, l0, 2*l0), sameVec(1e-9), variants(2*l0)...)
+				})
 			})
 	}
 	return newExercise(9, []Case{

@@ -57,6 +57,7 @@ type yarnOpts struct {
 	noGuard      bool
 	reversed     bool
 	betasSwapped bool
+	unitFreqs    bool // θ_i = 1: 2i/d in integers
 }
 
 // refYaRN computes YaRN frequencies from Hugging Face's recipe, with variants.
@@ -92,6 +93,9 @@ func refYaRN(d int, base, s float64, l0 int, o yarnOpts) []float64 {
 	out := make([]float64, d/2)
 	for i := range out {
 		w := math.Pow(base, -float64(2*i)/float64(d))
+		if o.unitFreqs {
+			w = 1
+		}
 		r := math.Min(math.Max((float64(i)-low)/(high-low), 0), 1)
 		if o.reversed {
 			r = 1 - r
@@ -101,27 +105,38 @@ func refYaRN(d int, base, s float64, l0 int, o yarnOpts) []float64 {
 	return out
 }
 
-func diagYaRN(got []float64, d int, base, s float64, l0 int) *Hint {
+// yarnVariants are the known wrong answers for one configuration.
+func yarnVariants(d int, base, s float64, l0 int) []variant[[]float64] {
+	unbounded := func(int) float64 { return math.Inf(1) }
+	type v = variant[[]float64]
+	return []v{
+		{hintScaledIntDiv, refYaRN(d, base, s, l0, yarnOpts{unitFreqs: true})},
+		{hintYaRNReversed, refYaRN(d, base, s, l0, yarnOpts{reversed: true})},
+		{hintYaRNReversed, refYaRN(d, base, s, l0, yarnOpts{betasSwapped: true})},
+		{hintYaRNExtended, refYaRN(d, base, s, l0, yarnOpts{lengthMul: s})},
+		{hintYaRNTruncate, refYaRN(d, base, s, l0, yarnOpts{round: func(a, b float64) (float64, float64) { return a, b }})},
+		{hintYaRNTruncate, refYaRN(d, base, s, l0, yarnOpts{round: func(a, b float64) (float64, float64) { return math.Round(a), math.Round(b) }})},
+		{hintYaRNTruncate, refYaRN(d, base, s, l0, yarnOpts{round: func(a, b float64) (float64, float64) { return math.Ceil(a), math.Floor(b) }})},
+		{hintYaRNTwoPi, refYaRN(d, base, s, l0, yarnOpts{twoPi: 1})},
+		{hintYaRNLowClamp, refYaRN(d, base, s, l0, yarnOpts{noLowClamp: true})},
+		{hintYaRNHighClamp, refYaRN(d, base, s, l0, yarnOpts{highCap: unbounded})},
+		{hintYaRNHighClamp, refYaRN(d, base, s, l0, yarnOpts{highCap: func(d int) float64 { return float64(d/2 - 1) }})},
+		{hintYaRNHighClamp, refYaRN(d, base, s, l0, yarnOpts{highCap: func(d int) float64 { return float64(d / 2) }})},
+		{hintYaRNAllLinear, freqWithBase(d, base, s)},
+	}
+}
+
+// diagYaRN names the idea behind a wrong answer. In the configurations that
+// exercise one safeguard, several mistakes can give the same numbers; the
+// learner's answer for Llama 2's configuration, where they all differ, says
+// which one was made.
+func diagYaRN(got []float64, d int, base, s float64, l0 int, freq func(d int, base, factor float64, originalLen int) []float64) *Hint {
 	if slices.ContainsFunc(got, math.IsNaN) && slices.ContainsFunc(refYaRN(d, base, s, l0, yarnOpts{noGuard: true}), math.IsNaN) {
 		return hintYaRNGuard
 	}
-	unbounded := func(int) float64 { return math.Inf(1) }
-	type v = variant[[]float64]
-	return firstMatch(got, sameVec(1e-9),
-		v{hintScaledIntDiv, constFreq(d, 1)},
-		v{hintYaRNReversed, refYaRN(d, base, s, l0, yarnOpts{reversed: true})},
-		v{hintYaRNReversed, refYaRN(d, base, s, l0, yarnOpts{betasSwapped: true})},
-		v{hintYaRNExtended, refYaRN(d, base, s, l0, yarnOpts{lengthMul: s})},
-		v{hintYaRNTruncate, refYaRN(d, base, s, l0, yarnOpts{round: func(a, b float64) (float64, float64) { return a, b }})},
-		v{hintYaRNTruncate, refYaRN(d, base, s, l0, yarnOpts{round: func(a, b float64) (float64, float64) { return math.Round(a), math.Round(b) }})},
-		v{hintYaRNTruncate, refYaRN(d, base, s, l0, yarnOpts{round: func(a, b float64) (float64, float64) { return math.Ceil(a), math.Floor(b) }})},
-		v{hintYaRNTwoPi, refYaRN(d, base, s, l0, yarnOpts{twoPi: 1})},
-		v{hintYaRNLowClamp, refYaRN(d, base, s, l0, yarnOpts{noLowClamp: true})},
-		v{hintYaRNHighClamp, refYaRN(d, base, s, l0, yarnOpts{highCap: unbounded})},
-		v{hintYaRNHighClamp, refYaRN(d, base, s, l0, yarnOpts{highCap: func(d int) float64 { return float64(d/2 - 1) }})},
-		v{hintYaRNHighClamp, refYaRN(d, base, s, l0, yarnOpts{highCap: func(d int) float64 { return float64(d / 2) }})},
-		v{hintYaRNAllLinear, freqWithBase(d, base, s)},
-	)
+	return narrow(matchAll(got, sameVec(1e-9), yarnVariants(d, base, s, l0)...), func() []*Hint {
+		return matchAll(freq(128, 10000, 4, 4096), sameVec(1e-9), yarnVariants(128, 10000, 4, 4096)...)
+	})
 }
 
 // yarnBounds says which of Hugging Face's safeguards change the result for a
@@ -146,7 +161,7 @@ func YaRN(freq func(d int, base, factor float64, originalLen int) []float64, att
 			call: fmt.Sprintf("YaRNInvFreq(d=%d, base=%g, factor=%g, originalLen=%d)", d, base, s, l0),
 			got:  func() []float64 { return freq(d, base, s, l0) },
 			want: want, tol: 1e-9, label: label("pair"),
-			diag:     func(got []float64) *Hint { return diagYaRN(got, d, base, s, l0) },
+			diag:     func(got []float64) *Hint { return diagYaRN(got, d, base, s, l0, freq) },
 			fallback: hintYaRNFallback,
 		}.check()
 	}

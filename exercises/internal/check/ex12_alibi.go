@@ -168,12 +168,10 @@ func diagALiBiBias(got [][][]float64, slopes []float64, n int, causal bool) *Hin
 			return f(m, i, j)
 		})
 	}
-	vs := []v{
-		{hintALiBiSign, masked(func(m float64, i, j int) float64 { return m * abs(i-j) })},
-		{hintALiBiSign, masked(func(m float64, i, j int) float64 { return m * float64(i-j) })},
-	}
+	vs := []v{{hintALiBiSign, masked(func(m float64, i, j int) float64 { return m * abs(i-j) })}}
 	if causal {
 		vs = append(vs,
+			v{hintALiBiSign, masked(func(m float64, i, j int) float64 { return m * float64(i-j) })},
 			v{hintALiBiMask, alibiCells(slopes, n, func(m float64, i, j int) float64 { return -m * abs(i-j) })},
 			v{hintALiBiMask, alibiCells(slopes, n, func(m float64, i, j int) float64 { return -m * float64(i-j) })},
 			v{hintALiBiMask, alibiCells(slopes, n, func(m float64, i, j int) float64 { return -m * math.Max(float64(i-j), 0) })},

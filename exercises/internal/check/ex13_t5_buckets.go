@@ -171,8 +171,13 @@ func T5Buckets(bucketFn func(rel int, bidirectional bool, numBuckets, maxDistanc
 			if r < 0 {
 				return nil
 			}
-			hint := firstMatch(got, sameTable(0), variant[[][]float64]{hintT5QueryMinusKey,
-				cells(func(i, j int) int { return refT5(i-j, bi, nb, maxDist) })})
+			// With a wrong T5Bucket the matrix is wrong too; only a right one
+			// leaves the matrix's own indices to blame.
+			var hint *Hint
+			if bucketsRight(bucketFn, bi, nb, maxDist) {
+				hint = firstMatch(got, sameTable(0), variant[[][]float64]{hintT5QueryMinusKey,
+					cells(func(i, j int) int { return refT5(i-j, bi, nb, maxDist) })})
+			}
 			return fail(orElse(hint, hintT5MatrixFallback),
 				append([]string{call + ":"}, tableDiffLines(got, want, r, c,
 					func(i int) string { return fmt.Sprintf("query %d", i) },
@@ -192,4 +197,15 @@ func T5Buckets(bucketFn func(rel int, bidirectional bool, numBuckets, maxDistanc
 		matrix(2, 200, true),
 		matrix(5, 3, true),
 	})
+}
+
+// bucketsRight reports whether the learner's T5Bucket is right for the
+// distances a small matrix needs.
+func bucketsRight(fn func(rel int, bidirectional bool, numBuckets, maxDistance int) int, bi bool, nb, maxDist int) bool {
+	for rel := -8; rel <= 8; rel++ {
+		if fn(rel, bi, nb, maxDist) != refT5(rel, bi, nb, maxDist) {
+			return false
+		}
+	}
+	return true
 }

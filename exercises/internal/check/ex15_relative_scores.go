@@ -172,7 +172,7 @@ func RelativeScores(scores func(q, k []float64, n int, base float64) [][]float64
 		if len(s) <= 3 && (len(s) == 0 || len(s[0]) <= 5) {
 			call = fmt.Sprintf("IsToeplitz(%s, tol=%g)", fmtTable(s), tol)
 		}
-		return Case{Name: name, Call: call, Run: func() *Failure {
+		return Case{Name: name, Call: call, PanicDiag: func(string) *Hint { return diagToeplitz(isT) }, Run: func() *Failure {
 			got := isT(cloneTable(s), tol)
 			if got == want {
 				return nil

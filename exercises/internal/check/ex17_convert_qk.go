@@ -28,8 +28,6 @@ var (
 		"the query is rotated to m and the key to n: check which position each one gets")
 	hintHeadScoresLayout = newHint("head scores/layout", secRoPELayouts,
 		"halves selects the layout: false rotates interleaved pairs (exercise 7), true half-split pairs (exercise 8)")
-	hintHeadScoresProjection = newHint("head scores/projection", secConverting,
-		"the query is wq·x: entry r is Σ_c wq[r][c]·x[c], one row of wq per output feature")
 	hintConvertQKFallback = generic("convert qk/fallback", secConverting,
 		"in each head, new row i is old row 2i and new row i + headDim/2 is old row 2i+1")
 	hintHeadScoresFallback = generic("head scores/fallback", secConverting,

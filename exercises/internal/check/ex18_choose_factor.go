@@ -22,12 +22,12 @@ var (
 		"targetLen/trainLen was computed with integer division: 10000/4096 is 2.44…, not 2. Convert both to float64 "+
 			"before dividing")
 	hintFactorIntExponent = newHint("choose factor/integer exponent", secNTKShort,
-		"the exponent (d−2)/(2i) was computed with integer division: for d = 16 and pair 3 it is 14/6 = 2.33, not 2")
-	hintFactorExponentOne = newHint("choose factor/exponent 1", secNTKShort,
-		"your factor is targetLen/trainLen itself, as if the exponent (d−2)/(2i) were 1. It is 1 only for the last "+
-			"pair, i = d/2−1; NTK divides pair i by s^(2i/(d−2)), less for smaller i, so the pair that needs the "+
-			"largest factor is the first (lowest) one past its trained angles. (Integer division, 126/92 = 1, gives "+
-			"the same wrong answer.)")
+		"the exponent (d−2)/(2i) was computed with integer division: for d = 128 and pair 46 it is 126/92 = 1.37, "+
+			"not 1, and for d = 16 and pair 3 it is 14/6 = 2.33, not 2")
+	hintFactorExponentOne = newHint("choose factor/last pair", secNTKShort,
+		"your factor is targetLen/trainLen itself, which is what the last pair, i = d/2−1, needs. NTK divides pair i "+
+			"by s^(2i/(d−2)), less for smaller i, so the pair that needs the largest factor is the first (lowest) one "+
+			"past its trained angles")
 	hintFactorExponent = newHint("choose factor/exponent", secNTKShort,
 		"NTK-aware scaling with factor s divides pair i's frequency by s^(2i/(d−2)); it must divide the first pair "+
 			"past its trained angles, i₀, by targetLen/trainLen, so s = (targetLen/trainLen)^((d−2)/(2·i₀))")
@@ -141,28 +141,8 @@ func ChooseFactor(past func(d int, base float64, trainLen, targetLen int) []int,
 			if closeTo(got, want, 1e-9) {
 				return nil
 			}
-			var hint *Hint
-			v := func(intRatio, intExp, last bool, e func(d, i int) float64) float64 {
-				return refNTKFactor(d, base, trainLen, targetLen, intRatio, intExp, last, e)
-			}
-			switch {
-			case math.IsInf(want, 1):
-				hint = hintFactorImpossible
-			case want == 1:
-				hint = hintFactorNone
-			case closeTo(got, v(true, false, false, nil), 1e-9), closeTo(got, v(true, true, false, nil), 1e-9),
-				closeTo(got, v(true, false, true, nil), 1e-9):
-				hint = hintFactorIntRatio
-			case closeTo(got, v(false, false, true, nil), 1e-9): // exponent 1: the last pair, or 126/92 in integers
-				hint = hintFactorExponentOne
-			case closeTo(got, v(false, true, false, nil), 1e-9):
-				hint = hintFactorIntExponent
-			case closeTo(got, v(false, false, false, func(d, i int) float64 { return float64(d) / float64(2*i) }), 1e-9),
-				closeTo(got, v(false, false, false, func(d, i int) float64 { return float64(2*i) / float64(d-2) }), 1e-9),
-				closeTo(got, v(false, false, false, func(d, i int) float64 { return float64(d) / float64(d-2) }), 1e-9):
-				hint = hintFactorExponent
-			}
-			return fail(orElse(hint, hintFactorFallback), fmt.Sprintf("%s = %s; want %s", call, fmtNum(got), fmtNum(want)))
+			return fail(orElse(diagFactor(got, want, d, base, trainLen, targetLen, past, factor), hintFactorFallback),
+				fmt.Sprintf("%s = %s; want %s", call, fmtNum(got), fmtNum(want)))
 		}}
 	}
 	return newExercise(18, []Case{
@@ -178,4 +158,50 @@ func ChooseFactor(past func(d int, base float64, trainLen, targetLen int) []int,
 		factorCase("same_length_factor_1", 64, 10000, 4096, 4096),
 		factorCase("pair_0_never_turned_no_factor_helps", 8, 10000, 4, 16),
 	})
+}
+
+// diagFactor names the idea behind a wrong factor. A wrong list of pairs
+// makes the factor wrong too: that is PairsPastTrained's mistake, reported
+// by its own checks, so the factor is diagnosed only when the learner's
+// pairs are right.
+func diagFactor(got, want float64, d int, base float64, trainLen, targetLen int,
+	past func(d int, base float64, trainLen, targetLen int) []int,
+	factor func(d int, base float64, trainLen, targetLen int) float64) *Hint {
+	pairs := refPastTrained(d, base, trainLen, targetLen, 2*math.Pi, trainLen, true)
+	if !slices.Equal(past(d, base, trainLen, targetLen), pairs) {
+		return nil
+	}
+	v := func(intRatio, intExp, last bool, e func(d, i int) float64) float64 {
+		return refNTKFactor(d, base, trainLen, targetLen, intRatio, intExp, last, e)
+	}
+	switch {
+	case want == 1:
+		return hintFactorNone
+	case math.IsInf(want, 1):
+		if len(pairs) > 1 && closeTo(got, math.Pow(float64(targetLen)/float64(trainLen), float64(d-2)/float64(2*pairs[1])), 1e-9) {
+			return hintFactorImpossible // solved for pair 1, as if pair 0 did not count
+		}
+		if closeTo(got, v(false, false, true, nil), 1e-9) {
+			return hintFactorExponentOne
+		}
+		return nil
+	case closeTo(got, v(true, false, false, nil), 1e-9):
+		return hintFactorIntRatio
+	case closeTo(got, v(false, true, false, nil), 1e-9) && closeTo(got, v(false, false, true, nil), 1e-9):
+		// Exponent 1: the last pair's, or (d−2)/(2i) in integers. A
+		// configuration where the integer exponent is 2 tells them apart.
+		if closeTo(factor(16, 10000, 100, 400), math.Pow(4, 2), 1e-9) {
+			return hintFactorIntExponent
+		}
+		return hintFactorExponentOne
+	case closeTo(got, v(false, false, true, nil), 1e-9):
+		return hintFactorExponentOne
+	case closeTo(got, v(false, true, false, nil), 1e-9):
+		return hintFactorIntExponent
+	case closeTo(got, v(false, false, false, func(d, i int) float64 { return float64(d) / float64(2*i) }), 1e-9),
+		closeTo(got, v(false, false, false, func(d, i int) float64 { return float64(2*i) / float64(d-2) }), 1e-9),
+		closeTo(got, v(false, false, false, func(d, i int) float64 { return float64(d) / float64(d-2) }), 1e-9):
+		return hintFactorExponent
+	}
+	return nil
 }
