@@ -91,7 +91,14 @@ func RoPEPositions(cache func(cacheLen, n int) []int, packed func(lengths []int)
 			})
 	}
 	packedCase := func(lengths []int) Case {
-		return intsCheck(fmt.Sprintf("packed_%v", lengths), fmt.Sprintf("PackedPositions(%v)", lengths),
+		name := "packed"
+		for _, n := range lengths {
+			name += fmt.Sprintf("_%d", n)
+		}
+		if len(lengths) == 0 {
+			name = "packed_no_documents"
+		}
+		return intsCheck(name, fmt.Sprintf("PackedPositions(%v)", lengths),
 			func() []int { return packed(slices.Clone(lengths)) }, refPacked(lengths, true, 0),
 			func(g []int) *Hint {
 				switch {

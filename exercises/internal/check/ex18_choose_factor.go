@@ -146,17 +146,17 @@ func ChooseFactor(past func(d int, base float64, trainLen, targetLen int) []int,
 		}}
 	}
 	return newExercise(18, []Case{
-		pastCase("lesson_5_llama2_head_4096_to_16384", 128, 10000, 4096, 16384),
-		pastCase("llama3_base_8192_to_32768", 128, 500000, 8192, 32768),
-		pastCase("small_head_100_to_400", 16, 10000, 100, 400),
-		pastCase("same_length_nothing_past", 64, 10000, 4096, 4096),
-		pastCase("shorter_input_nothing_past", 64, 10000, 4096, 1000),
-		factorCase("lesson_5_factor_6.68", 128, 10000, 4096, 16384),
-		factorCase("lengths_not_multiples_4096_to_10000", 64, 10000, 4096, 10000),
-		factorCase("llama3_base_8192_to_32768", 128, 500000, 8192, 32768),
-		factorCase("small_head_100_to_400", 16, 10000, 100, 400),
-		factorCase("same_length_factor_1", 64, 10000, 4096, 4096),
-		factorCase("pair_0_never_turned_no_factor_helps", 8, 10000, 4, 16),
+		pastCase("pairs_lesson_5_llama2_head_4096_to_16384", 128, 10000, 4096, 16384),
+		pastCase("pairs_llama3_base_8192_to_32768", 128, 500000, 8192, 32768),
+		pastCase("pairs_small_head_100_to_400", 16, 10000, 100, 400),
+		pastCase("pairs_same_length_nothing_past", 64, 10000, 4096, 4096),
+		pastCase("pairs_shorter_input_nothing_past", 64, 10000, 4096, 1000),
+		factorCase("factor_lesson_5_is_6.68", 128, 10000, 4096, 16384),
+		factorCase("factor_lengths_not_multiples_4096_to_10000", 64, 10000, 4096, 10000),
+		factorCase("factor_llama3_base_8192_to_32768", 128, 500000, 8192, 32768),
+		factorCase("factor_small_head_100_to_400", 16, 10000, 100, 400),
+		factorCase("factor_same_length_is_1", 64, 10000, 4096, 4096),
+		factorCase("factor_pair_0_never_turned_no_factor_helps", 8, 10000, 4, 16),
 	})
 }
 
