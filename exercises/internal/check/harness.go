@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -30,6 +31,13 @@ import (
 // TimeoutEnv overrides the time each check may take, as a Go duration
 // ("10s"), for very slow machines.
 const TimeoutEnv = "EXERCISE_TIMEOUT"
+
+func init() {
+	// The learner's code never needs a deep stack: with this limit, a
+	// function that calls itself without end stops the process in a fraction
+	// of a second instead of growing to a gigabyte first.
+	debug.SetMaxStack(64 << 20)
+}
 
 // timeout bounds each check of the learner's code. The solutions take
 // microseconds; 3 s is generous on two busy cores yet keeps a run of
@@ -116,16 +124,16 @@ func (r Result) Message(ex catalog.Exercise) string {
 // waitsMessage says that the learner's code called another exercise's
 // unwritten function.
 func (s stubHit) waitsMessage() string {
-	state := "which is not written yet"
+	state, todo := "which is not written yet", "finish"
 	if s.broken {
-		state = "which does not compile"
+		state, todo = "which does not compile", "fix"
 	}
 	who := s.caller
 	if who == "" {
 		who = "this check"
 	}
-	return fmt.Sprintf("%s calls your %s (exercise %d), %s: finish exercise %d first (%s).",
-		who, s.fn, s.exercise.Num, state, s.exercise.Num, s.exercise.Path())
+	return fmt.Sprintf("%s calls your %s (exercise %d), %s: %s exercise %d first (%s).",
+		who, s.fn, s.exercise.Num, state, todo, s.exercise.Num, s.exercise.Path())
 }
 
 // hint returns the hint r carries, if any.

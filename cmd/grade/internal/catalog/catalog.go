@@ -166,7 +166,7 @@ var Exercises = []Exercise{
 		Funcs: []string{"BiasedAttention"}, Lesson: 6, Section: "What it does to attention", Difficulty: Easy},
 	{Num: 21, Slug: "sentence_attention", Title: "Attention over a sentence, with the encoding of your choice", Test: "TestSentenceAttention",
 		Funcs: []string{"SentenceAttention"}, Lesson: 7, Section: "The five families side by side",
-		Difficulty: Advanced, Uses: []int{4, 7, 12, 20}},
+		Difficulty: Advanced, Uses: []int{1, 4, 7, 12, 20}},
 }
 
 // ByNum returns exercise n.
