@@ -12,16 +12,17 @@ import (
 // that calls your code as shown and compares the answer with a reference
 // (go test ./exercises -run 'YaRN/d=128_base=10000_factor=4' -v runs the first one alone):
 //
-//	d=128_base=10000_factor=4         YaRNInvFreq(d=128, base=10000, factor=4, originalLen=4096)
-//	d=64_base=500000_factor=8         YaRNInvFreq(d=64, base=500000, factor=8, originalLen=8192)
-//	d=32_base=10000_factor=16         YaRNInvFreq(d=32, base=10000, factor=16, originalLen=2048)
-//	tiny_originalLen_low_clamps_at_0  YaRNInvFreq(d=32, base=10000, factor=4, originalLen=64)
-//	small_base_high_clamps_at_d-1     YaRNInvFreq(d=16, base=20, factor=4, originalLen=2000)
-//	originalLen_4_low_equals_high     YaRNInvFreq(d=8, base=10000, factor=2, originalLen=4)
-//	attention_factor_4                YaRNAttentionFactor(4)
-//	attention_factor_40               YaRNAttentionFactor(40)
-//	attention_factor_1                YaRNAttentionFactor(1)
-//	attention_factor_0.5              YaRNAttentionFactor(0.5)
+//	d=128_base=10000_factor=4                YaRNInvFreq(d=128, base=10000, factor=4, originalLen=4096)
+//	d=64_base=500000_factor=8                YaRNInvFreq(d=64, base=500000, factor=8, originalLen=8192)
+//	d=32_base=10000_factor=16                YaRNInvFreq(d=32, base=10000, factor=16, originalLen=2048)
+//	tiny_originalLen_low_clamps_at_0         YaRNInvFreq(d=32, base=10000, factor=4, originalLen=64)
+//	small_base_high_clamps_at_d-1            YaRNInvFreq(d=16, base=20, factor=4, originalLen=2000)
+//	originalLen_4_low_equals_high            YaRNInvFreq(d=8, base=10000, factor=2, originalLen=4)
+//	long_originalLen_both_ends_clamp_at_d-1  YaRNInvFreq(d=4, base=10, factor=2, originalLen=10000)
+//	attention_factor_4                       YaRNAttentionFactor(4)
+//	attention_factor_40                      YaRNAttentionFactor(40)
+//	attention_factor_1                       YaRNAttentionFactor(1)
+//	attention_factor_0.5                     YaRNAttentionFactor(0.5)
 //
 // The inputs, the references and the hints are in
 // exercises/internal/check/ex10_yarn.go.

@@ -27,6 +27,7 @@ import (
 //	tall_5x3_last_row_breaks_it         IsToeplitz(5×3, last row off, tol=1e-09)
 //	differences_of_1e-12_within_tol     IsToeplitz(1e-12 apart, tol=1e-09)
 //	differences_of_1e-3_beyond_tol      IsToeplitz(1e-3 apart, tol=1e-09)
+//	a_difference_of_exactly_tol         IsToeplitz(0.5 apart, tol 0.5, tol=0.5)
 //	causal_alibi_bias_with_minus_inf    IsToeplitz(causal ALiBi bias, −Inf above the diagonal, tol=1e-09)
 //
 // The inputs, the references and the hints are in

@@ -16,8 +16,7 @@ func LearnedLookup(table [][]float64, positions []int) ([][]float64, error) {
 	// Check every position before copying anything.
 	for _, p := range positions {
 		if p < 0 || p >= len(table) {
-			return nil, fmt.Errorf("position %d is past the learned table (max_len %d): valid positions are 0 to %d",
-				p, len(table), len(table)-1)
+			return nil, fmt.Errorf("position %d has no row in the learned table (max_len %d)", p, len(table))
 		}
 	}
 	out := make([][]float64, len(positions))

@@ -37,8 +37,5 @@ func YaRNInvFreq(d int, base, factor float64, originalLen int) []float64 {
 
 // YaRNAttentionFactor: see YaRNInvFreq's comment above.
 func YaRNAttentionFactor(factor float64) float64 {
-	if factor <= 1 {
-		return 1
-	}
-	return 0.1*math.Log(factor) + 1
+	return 0.1*math.Log(math.Max(factor, 1)) + 1 // ln(1) = 0: a factor ≤ 1 changes nothing
 }

@@ -21,15 +21,12 @@ func Llama3InvFreq(d int, base, factor float64, originalLen int) []float64 {
 	for i := range freq {
 		theta := math.Pow(base, -float64(2*i)/float64(d))
 		wavelen := 2 * math.Pi / theta
-		switch {
-		case wavelen < l/highFreqFactor:
-			freq[i] = theta
-		case wavelen > l/lowFreqFactor:
-			freq[i] = theta / factor
-		default:
-			smooth := (l/wavelen - lowFreqFactor) / (highFreqFactor - lowFreqFactor)
-			freq[i] = (1-smooth)*theta/factor + smooth*theta
-		}
+		// Hugging Face's three bands in one formula: smooth is 1 (keep θ)
+		// for wavelengths up to L/4, 0 (θ/factor) from L on, and blends
+		// linearly in L/λ in between; clamping it to [0, 1] is the band test.
+		smooth := (l/wavelen - lowFreqFactor) / (highFreqFactor - lowFreqFactor)
+		smooth = math.Min(math.Max(smooth, 0), 1)
+		freq[i] = (1-smooth)*theta/factor + smooth*theta
 	}
 	return freq
 }

@@ -38,11 +38,9 @@ func ALiBiBias(slopes []float64, n int, causal bool) [][][]float64 {
 		for i := range n {
 			row := make([]float64, n)
 			for j := range n {
-				switch {
-				case causal && j > i:
+				row[j] = -m * math.Abs(float64(i-j))
+				if causal && j > i {
 					row[j] = math.Inf(-1) // a future key: masked
-				default:
-					row[j] = -m * math.Abs(float64(i-j))
 				}
 			}
 			bias[h][i] = row

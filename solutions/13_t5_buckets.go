@@ -21,14 +21,14 @@ func T5Bucket(rel int, bidirectional bool, numBuckets, maxDistance int) int {
 	if bidirectional {
 		n /= 2
 		if rel > 0 {
-			bucket += n // keys after the query get their own half
+			bucket = n // keys after the query get their own half
 		}
 		d = max(rel, -rel)
 	} else {
 		d = max(-rel, 0) // a decoder never sees keys after the query
 	}
 	maxExact := n / 2
-	if d < maxExact {
+	if d/maxExact == 0 { // d < maxExact: one bucket per distance
 		return bucket + d
 	}
 	large := maxExact + int(math.Log(float64(d)/float64(maxExact))/

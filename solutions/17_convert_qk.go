@@ -37,25 +37,26 @@ func ConvertQKRows(w [][]float64, numHeads int) [][]float64 {
 
 // HeadScores: see ConvertQKRows's comment above.
 func HeadScores(wq, wk [][]float64, numHeads int, x, y []float64, m, n int, halves bool) []float64 {
-	project := func(w [][]float64, v []float64) []float64 {
-		out := make([]float64, len(w))
-		for r, row := range w {
-			for c, x := range row {
-				out[r] += x * v[c]
-			}
-		}
-		return out
-	}
 	rotate := RotateInterleaved
 	if halves {
 		rotate = RotateHalves
 	}
-	q, k := project(wq, x), project(wk, y)
-	headDim := len(q) / numHeads
+	headDim := len(wq) / numHeads
 	scores := make([]float64, numHeads)
 	for h := range scores {
-		qh := rotate(q[h*headDim:(h+1)*headDim], m, 10000)
-		kh := rotate(k[h*headDim:(h+1)*headDim], n, 10000)
+		// Head h of the query wq·x and of the key wk·y: rows h·headDim … of
+		// the projections.
+		qh, kh := make([]float64, headDim), make([]float64, headDim)
+		for j := range headDim {
+			row := h*headDim + j
+			for c := range x {
+				qh[j] += wq[row][c] * x[c]
+			}
+			for c := range y {
+				kh[j] += wk[row][c] * y[c]
+			}
+		}
+		qh, kh = rotate(qh, m, 10000), rotate(kh, n, 10000)
 		for c := range qh {
 			scores[h] += qh[c] * kh[c]
 		}

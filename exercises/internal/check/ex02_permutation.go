@@ -31,6 +31,8 @@ var (
 			"the number of rows and each row's length before comparing entries, instead of indexing past the end")
 	hintEquivTol = newHint("permutation/tolerance ignored", secThreeWords,
 		"your check accepts differences larger than tol: an entry counts as equal only when |a−b| ≤ tol")
+	hintEquivStrict = newHint("permutation/strict tolerance", secThreeWords,
+		"your check rejects a difference of exactly tol: “within tol” includes tol itself, |a−b| ≤ tol, not |a−b| < tol")
 	hintPermuteFallback = generic("permutation/permute fallback", secThreeWords,
 		"row i of the result is x[perm[i]]")
 	hintEquivFallback = generic("permutation/check fallback", secThreeWords,
@@ -95,6 +97,18 @@ func refNearlyRowwise(x [][]float64) [][]float64 {
 	return out
 }
 
+// refQuarter is off by x[0][0]/4: exactly 0.5 for a swap of the first two
+// rows of [[1 2] [3 4] [5 6]], every number exact in binary.
+func refQuarter(x [][]float64) [][]float64 {
+	out := refRowwise(x)
+	for _, r := range out {
+		for c := range r {
+			r[c] += x[0][0] / 4
+		}
+	}
+	return out
+}
+
 // refWobble is off by 1e-3·x[0][0]: beyond a tolerance of 1e-9.
 func refWobble(x [][]float64) [][]float64 {
 	out := refRowwise(x)
@@ -121,7 +135,7 @@ func refSelfAttention(x [][]float64) [][]float64 {
 
 // equivProbes are the learner's answers on functions whose answer is known.
 type equivProbes struct {
-	rowwiseSwap, rowwiseCycle, nearlySwap, addRowIndex, reverse, wobble bool
+	rowwiseSwap, rowwiseCycle, nearlySwap, addRowIndex, reverse, wobble, quarter bool
 }
 
 // diagEquivariance names the idea behind a wrong answer of the check.
@@ -137,6 +151,8 @@ func diagEquivariance(p equivProbes) *Hint {
 		return hintEquivAlwaysTrue
 	case p.wobble:
 		return hintEquivTol
+	case !p.quarter:
+		return hintEquivStrict
 	}
 	return nil
 }
@@ -155,6 +171,7 @@ func Permutation(permute func([][]float64, []int) [][]float64,
 			addRowIndex:  isEquiv(refAddRowIndex, cloneTable(x), slices.Clone(cycle), 1e-9),
 			reverse:      isEquiv(refReverseRows, cloneTable(x), slices.Clone(cycle), 1e-9),
 			wobble:       isEquiv(refWobble, cloneTable(x), slices.Clone(cycle), 1e-9),
+			quarter:      isEquiv(refQuarter, cloneTable(x), slices.Clone(swap), 0.5),
 		}
 	}
 	check := func(name, fName string, f func([][]float64) [][]float64, x [][]float64, perm []int, tol float64, want bool, why string) Case {
@@ -208,6 +225,8 @@ func Permutation(permute func([][]float64, []int) [][]float64,
 			"attention without positions sees a set of rows, so shuffling the input shuffles the output"),
 		check("rounding_within_tol", "f(x) = 2x+1 + 1e-12·x[0][0]", refNearlyRowwise, x, swap, 1e-9, true,
 			"the two sides differ by about 1e-12, well within tol"),
+		check("a_difference_of_exactly_tol", "f(x) = 2x+1 + x[0][0]/4", refQuarter, x, swap, 0.5, true,
+			"the two sides differ by exactly 0.5 = tol, which is within tol"),
 		check("differences_beyond_tol", "f(x) = 2x+1 + 1e-3·x[0][0]", refWobble, x, cycle, 1e-9, false,
 			"the two sides differ by about 1e-3, far beyond tol"),
 		check("adding_the_row_index", "f(x) = x + row index", refAddRowIndex, x, cycle, 1e-9, false,

@@ -202,6 +202,7 @@ func YaRN(freq func(d int, base, factor float64, originalLen int) []float64, att
 		mustBound("tiny_originalLen_low_clamps_at_0", 32, 10000, 4, 64, 0),
 		mustBound("small_base_high_clamps_at_d-1", 16, 20, 4, 2000, 1),
 		mustBound("originalLen_4_low_equals_high", 8, 10000, 2, 4, 2),
+		check("long_originalLen_both_ends_clamp_at_d-1", 4, 10, 2, 10000),
 		factor(4),
 		factor(40),
 		factor(1),

@@ -26,6 +26,8 @@ var (
 		"scores computed in floating point differ in their last bits: compare with |a − b| ≤ tol, not a == b")
 	hintToeplitzTol = newHint("toeplitz/tolerance ignored", secRelative,
 		"your check accepts differences larger than tol: an entry equals its diagonal neighbour only when |a − b| ≤ tol")
+	hintToeplitzStrict = newHint("toeplitz/strict tolerance", secRelative,
+		"your check rejects a difference of exactly tol: “within tol” includes tol itself, |a − b| ≤ tol")
 	hintToeplitzEdges = newHint("toeplitz/last row or column skipped", secRelative,
 		"your loops stop early: the entry in the last row or the last column belongs to a diagonal too. Compare "+
 			"s[i][j] with s[i+1][j+1] for i up to rows−2 and j up to cols−2")
@@ -106,6 +108,8 @@ func toeplitzProbes() []toeplitzProbe {
 	noise[2][1] += 1e-12
 	beyond := toeplitzFrom(4, 4, skew)
 	beyond[2][1] += 1e-3
+	exactly := toeplitzFrom(4, 4, skew)
+	exactly[2][1] += 0.5 // exact in binary, as are the entries
 	alibi := refALiBiBias([]float64{0.5}, 4, true)[0]
 	return []toeplitzProbe{
 		{"symmetric_but_not_toeplitz", "symmetric, not Toeplitz", [][]float64{{1, 2, 3}, {2, 5, 4}, {3, 4, 1}}, 1e-9, false, hintToeplitzSymmetry},
@@ -119,6 +123,7 @@ func toeplitzProbes() []toeplitzProbe {
 		{"tall_5x3_last_row_breaks_it", "5×3, last row off", tall, 1e-9, false, hintToeplitzEdges},
 		{"differences_of_1e-12_within_tol", "1e-12 apart", noise, 1e-9, true, hintToeplitzExact},
 		{"differences_of_1e-3_beyond_tol", "1e-3 apart", beyond, 1e-9, false, hintToeplitzTol},
+		{"a_difference_of_exactly_tol", "0.5 apart, tol 0.5", exactly, 0.5, true, hintToeplitzStrict},
 		{"causal_alibi_bias_with_minus_inf", "causal ALiBi bias, −Inf above the diagonal", alibi, 1e-9, true, hintToeplitzInf},
 	}
 }

@@ -117,6 +117,7 @@ func mutPermutationSuite() suite {
 		"exact_compare":    hintEquivExact,
 		"same_side_twice":  hintEquivAlwaysTrue,
 		"fixed_tolerance":  hintEquivTol,
+		"strict_tolerance": hintEquivStrict,
 		"no_shape_check":   hintEquivShape,
 	})
 }
@@ -183,6 +184,8 @@ func mutPermutation(bug string) mutPermFuncs {
 				case bug == "exact_compare" && a[i][c] != b[i][c]:
 					return false
 				case bug == "fixed_tolerance" && math.Abs(a[i][c]-b[i][c]) > 1e-2:
+					return false
+				case bug == "strict_tolerance" && math.Abs(a[i][c]-b[i][c]) >= tol:
 					return false
 				case bug != "fixed_tolerance" && math.Abs(a[i][c]-b[i][c]) > tol:
 					return false

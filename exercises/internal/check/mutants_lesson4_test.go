@@ -205,6 +205,7 @@ func mutRelativeScoresSuite() suite {
 		"main_diagonal_only": hintToeplitzMainDiagonal,
 		"exact_compare":      hintToeplitzExact,
 		"fixed_tolerance":    hintToeplitzTol,
+		"strict_tolerance":   hintToeplitzStrict,
 		"stops_a_row_early":  hintToeplitzEdges,
 		"assumes_square":     hintToeplitzShape,
 		"infinities_are_nan": hintToeplitzInf,
@@ -269,6 +270,11 @@ func mutRelative(bug string) mutRelativeFuncs {
 					continue
 				case "fixed_tolerance":
 					if math.Abs(a-b) > 1e-2 {
+						return false
+					}
+					continue
+				case "strict_tolerance":
+					if a != b && math.Abs(a-b) >= tol {
 						return false
 					}
 					continue
