@@ -1,10 +1,12 @@
 package lab
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -251,5 +253,22 @@ func TestQuickLab(t *testing.T) {
 	}
 	if s := Summary(back); !strings.Contains(s, "rope+pi-finetune") {
 		t.Errorf("Summary lacks the fine-tune:\n%s", s)
+	}
+}
+
+// The committed text is what BuildCorpus makes from Go 1.26.8's documents;
+// another Go's documents are refused, naming the file.
+func TestBuildCorpus(t *testing.T) {
+	goroot := runtime.GOROOT()
+	data, err := BuildCorpus(goroot)
+	if strings.HasPrefix(runtime.Version(), "go1.26.8") && err == nil {
+		if !bytes.Equal(data, CorpusText()) {
+			t.Errorf("BuildCorpus(%s) differs from the committed corpus/go-docs.txt", goroot)
+		}
+	} else if err == nil || !strings.Contains(err.Error(), "doc/") {
+		t.Errorf("BuildCorpus(%s) with %s: error %v; want a sha256 mismatch naming a doc/ file", goroot, runtime.Version(), err)
+	}
+	if _, err := BuildCorpus(t.TempDir()); err == nil || !strings.Contains(err.Error(), "go_spec.html") {
+		t.Errorf("BuildCorpus(empty dir) = %v; want an error naming go_spec.html", err)
 	}
 }
