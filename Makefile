@@ -14,23 +14,23 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: help lab test install install-test vet gotest check-exercises check-notebooks run-notebooks notebooks lint-docker xla bench
+.PHONY: help lab test install install-test vet gotest check-exercises check-notebooks run-notebooks notebooks lint-docker xla bench test-browser
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
 
-lab: install ## install what is missing, then start JupyterLab (or Jupyter Notebook) in notebooks/
+lab: install ## install what is missing, then open the course in JupyterLab (or Jupyter Notebook)
 	@bash scripts/lab.sh
 
 test: install-test vet gotest check-exercises check-notebooks run-notebooks lint-docker ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
 	@if [ "$${DOCKER_BUILD:-0}" = 1 ]; then scripts/docker-build-local.sh; fi
 	@echo "make test: all checks passed"
 
-install: ## Jupyter (OS packages), GoNB + goimports + gopls, gonb kernel, JupyterLab where pip can reach an index
+install: ## Jupyter (OS packages), GoNB + goimports + gopls and the gonb kernel, JupyterLab (hash-locked) where a package index is reachable, notebooks trusted
 	@bash scripts/install.sh
 
-install-test: ## what make test needs: Jupyter packages, GoNB and its kernel (no JupyterLab)
-	@bash scripts/install.sh --apt --gonb
+install-test: ## what make test needs: all make install does, plus chromium and the browser check's npm packages
+	@bash scripts/install.sh --apt --gonb --lab --trust --browser
 
 vet: ## go vet every package
 	$(GO) vet ./...
@@ -49,10 +49,14 @@ run-notebooks: ## execute every notebook headless (temporary copies) and time ea
 
 notebooks: install-test ## regenerate notebooks from lessons and execute them (N=01 for one)
 	$(GO) run ./cmd/course notebooks $(N)
+	@bash scripts/install.sh --trust
 
 .PHONY: bench
 bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json
 	GOMLX_BACKEND=go $(GO) run ./cmd/bench
+
+test-browser: install-test ## open every notebook in headless chromium, in JupyterLab and in Jupyter Notebook 6; screenshots in build/browser/
+	@bash tests/browser/run.sh
 
 lint-docker: ## lint docker/Dockerfile and docker/compose.yaml (dockerfilelint, pinned, via npm)
 	@scripts/lint-dockerfile.sh
