@@ -316,10 +316,10 @@ async function checkNotebook(page, base, courseDir, rel) {
   [ui.root.toString(), ui.markdownLinks]);
   rec.links = hrefs.length;
   rec.badLinks = [];
-  for (const h of hrefs) {
-    const res = await page.request.get(h.abs, { maxRedirects: 5 }).catch((e) => ({ status: () => e.message }));
-    if (res.status() !== 200) rec.badLinks.push(`${h.raw} (${res.status()})`);
-  }
+  // Fetched from the page, as a click would: same origin, cookies, referrer.
+  const statuses = await page.evaluate((urls) => Promise.all(urls.map((u) =>
+    fetch(u, { credentials: 'same-origin' }).then((r) => r.status, (e) => String(e)))), hrefs.map((h) => h.abs));
+  hrefs.forEach((h, i) => { if (statuses[i] !== 200) rec.badLinks.push(`${h.raw} (${statuses[i]})`); });
   if (rec.badLinks.length) fail(rel, `${rec.badLinks.length} of ${hrefs.length} relative links do not answer 200: ${rec.badLinks.join(', ')}`);
   if (hrefs.length < want.links.length) fail(rel, `shows ${hrefs.length} relative links; its text has ${want.links.length}`);
   const missingAnchors = await page.evaluate(([root, anchors]) => anchors.filter((a) => {
@@ -368,18 +368,28 @@ async function runNotebook(page, base, courseDir, rel) {
   const after = fs.readFileSync(path.join(courseDir, rel), 'utf8');
   if (after === before) fail(rel, 'saving after Run All Cells left the file unchanged: the learner\'s work would be lost');
   const got = JSON.parse(after);
-  const text = (o) => {
-    if (o.output_type === 'stream') return `${o.name}: ${[].concat(o.text).join('')}`;
-    if (o.output_type === 'error') return `error: ${o.ename}: ${o.evalue}`;
-    const d = o.data ?? {};
-    if (d['text/plain'] && !Object.keys(d).some((k) => k.startsWith('image/'))) return `text: ${[].concat(d['text/plain']).join('')}`;
-    return Object.keys(d).filter((k) => k !== 'text/plain').sort().join(',');
+  // GoNB sends a program's standard output and what it displays down two
+  // pipes, so their order within a cell, and how the streams are split,
+  // vary from run to run: compare each stream's text and the displays.
+  const summary = (outputs = []) => {
+    const out = { stdout: '', stderr: '', other: [] };
+    for (const o of outputs) {
+      if (o.output_type === 'stream') out[o.name] += [].concat(o.text).join('');
+      else if (o.output_type === 'error') out.other.push(`error: ${o.ename}: ${o.evalue}`);
+      else {
+        const d = o.data ?? {};
+        const images = Object.keys(d).filter((k) => k.startsWith('image/'));
+        out.other.push(images.length ? images.join(',') : Object.keys(d).sort().map((k) => `${k}: ${[].concat(d[k]).join('')}`).join('; '));
+      }
+    }
+    out.other.sort();
+    return JSON.stringify(out);
   };
   const diffs = [];
   want.nb.cells.forEach((c, i) => {
     if (c.cell_type !== 'code') return;
-    const a = (c.outputs ?? []).map(text).join('\n'), b = (got.cells[i]?.outputs ?? []).map(text).join('\n');
-    if (a !== b) diffs.push(`cell ${i + 1}:\n      committed: ${JSON.stringify(a.slice(0, 200))}\n      live:      ${JSON.stringify(b.slice(0, 200))}`);
+    const a = summary(c.outputs), b = summary(got.cells[i]?.outputs);
+    if (a !== b) diffs.push(`cell ${i + 1}:\n      committed: ${a.slice(0, 300)}\n      live:      ${b.slice(0, 300)}`);
   });
   rec.differingCells = diffs.length;
   if (diffs.length) fail(rel, `after Run All Cells, ${diffs.length} cells show other outputs than the committed notebook:\n    ${diffs.slice(0, 3).join('\n    ')}`);
