@@ -6,7 +6,9 @@ package viz
 import (
 	"bytes"
 	"fmt"
+	"image/color"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,20 +30,26 @@ const (
 // pngDPI is the resolution of PNG output: sharp in notebooks, small on disk.
 const pngDPI = 110
 
-// Figure is one chart: a gonum plot, plus a colour bar for heatmaps.
+// Figure is one chart: a gonum plot, plus a colour bar for heatmaps and a
+// legend beside or below the data for line charts; or a row of charts
+// under one title (Side).
 type Figure struct {
-	plot *plot.Plot
-	bar  *plot.Plot // nil unless the figure is a heatmap
+	plot   *plot.Plot
+	bar    *plot.Plot   // nil unless the figure is a heatmap
+	legend *plot.Legend // drawn outside the data; nil when there is none
+	panels []*Figure    // the charts of a Side figure, left to right
 	// WidthCm and HeightCm are the size used by Show, PNG and SVG when
 	// called with zero sizes.
 	WidthCm, HeightCm float64
 }
 
+// newFigure returns a figure with one empty plot. Its title and labels
+// write "_i" and "_{12}" as subscripts where the font has them (ωᵢ).
 func newFigure(title, xLabel, yLabel string) *Figure {
 	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = xLabel
-	p.Y.Label.Text = yLabel
+	p.Title.Text = Subscripts(title)
+	p.X.Label.Text = Subscripts(xLabel)
+	p.Y.Label.Text = Subscripts(yLabel)
 	return &Figure{plot: p, WidthCm: DefaultWidthCm, HeightCm: DefaultHeightCm}
 }
 
@@ -55,20 +63,80 @@ func (f *Figure) WithSize(widthCm, heightCm float64) *Figure {
 	return f
 }
 
-// draw renders the figure on c; the colour bar takes a narrow strip on the
-// right.
+// draw renders the figure on c: a colour bar takes a narrow strip on the
+// right; a legend a strip on the right when it is narrow enough, else one
+// below the data; the panels of a Side figure share the width under its
+// title.
 func (f *Figure) draw(c draw.Canvas) {
+	w := c.Max.X - c.Min.X
+	h := c.Max.Y - c.Min.Y
+	if len(f.panels) > 0 {
+		c.SetColor(color.White)
+		c.Fill(c.Rectangle.Path())
+		top := vg.Length(0)
+		if f.plot.Title.Text != "" {
+			pad := vg.Length(0.2) * vg.Centimeter
+			top = f.plot.Title.TextStyle.Height(f.plot.Title.Text) + 2*pad
+			c.FillText(f.plot.Title.TextStyle, vg.Point{X: c.Min.X + w/2, Y: c.Max.Y - pad}, f.plot.Title.Text)
+		}
+		pw := w / vg.Length(len(f.panels))
+		for i, p := range f.panels {
+			p.draw(draw.Crop(c, pw*vg.Length(i), -(w - pw*vg.Length(i+1)), 0, -top))
+		}
+		return
+	}
+	if f.legend != nil {
+		pad := vg.Length(0.3) * vg.Centimeter
+		r := f.legend.Rectangle(c)
+		lw, lh := r.Max.X-r.Min.X+pad, r.Max.Y-r.Min.Y+pad
+		if lw <= w*0.38 { // beside the data, top-aligned with it
+			title := vg.Length(0)
+			if f.plot.Title.Text != "" {
+				title = f.plot.Title.TextStyle.Height(f.plot.Title.Text) + f.plot.Title.Padding
+			}
+			f.plot.Draw(draw.Crop(c, 0, -lw, 0, 0))
+			f.legend.Draw(draw.Crop(c, w-lw+pad/2, 0, 0, -title-pad/2))
+		} else if lh < h/2 { // below the data
+			f.plot.Draw(draw.Crop(c, 0, 0, lh, 0))
+			f.legend.Draw(draw.Crop(c, pad*2, 0, 0, -(h - lh)))
+		} else {
+			f.plot.Draw(c)
+		}
+		return
+	}
 	if f.bar == nil {
 		f.plot.Draw(c)
 		return
 	}
 	barW := vg.Length(2.6) * vg.Centimeter
-	w := c.Max.X - c.Min.X
 	if barW > w/3 {
 		barW = w / 3
 	}
-	f.plot.Draw(draw.Crop(c, 0, -barW, 0, 0))
+	gap := vg.Length(0.3) * vg.Centimeter // between the data and the bar's labels
+	f.plot.Draw(draw.Crop(c, 0, -barW-gap, 0, 0))
 	f.bar.Draw(draw.Crop(c, w-barW, 0, 0, 0))
+}
+
+// Side returns one figure showing figs side by side, left to right, under
+// title: heatmaps that each need their own colour scale, say. The figure
+// is as tall as the tallest and as wide as all of them together (Show,
+// PNG and SVG with zero sizes). It panics when figs is empty or holds nil.
+func Side(title string, figs ...*Figure) *Figure {
+	if len(figs) == 0 {
+		panic("viz.Side: no figures")
+	}
+	f := newFigure(title, "", "")
+	f.WidthCm, f.HeightCm = 0, 0
+	for _, p := range figs {
+		if p == nil {
+			panic("viz.Side: a nil figure")
+		}
+		f.WidthCm += p.WidthCm
+		f.HeightCm = math.Max(f.HeightCm, p.HeightCm)
+	}
+	f.HeightCm += 1 // the title
+	f.panels = figs
+	return f
 }
 
 func (f *Figure) size(widthCm, heightCm float64) (vg.Length, vg.Length, error) {
