@@ -85,7 +85,9 @@ if [ "$app" = ServerApp ]; then
 	extra=("--LabApp.default_url=/lab/tree/$start")
 else
 	path=tree/$start dir_option=notebook_dir # Jupyter Notebook 6's name
-	extra=("--NotebookApp.default_url=/tree/$start")
+	# The course's stylesheet (tabs, answers) replaces the user's custom.css.
+	extra=("--NotebookApp.default_url=/tree/$start"
+		"--NotebookApp.tornado_settings=static_custom_path=$ROOT/scripts/notebook6/custom")
 fi
 args=(--no-browser --ip="${LAB_IP:-127.0.0.1}" --port="$port" --port-retries=0
 	"--$app.$dir_option=$lab_root" "${extra[@]}")

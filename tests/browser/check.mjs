@@ -336,6 +336,38 @@ async function checkNotebook(page, base, courseDir, rel) {
     await page.waitForTimeout(200);
     await page.screenshot({ path: path.join(opts.out, `${name}-figure.png`) });
   }
+  // The first code cell indented with tabs, to see how Go code looks.
+  const tabbed = want.nb.cells.findIndex((c) => c.cell_type === 'code' && /^\t/m.test([].concat(c.source).join('')));
+  if (tabbed >= 0) {
+    const cell = page.locator(opts.server === 'lab' ? '.jp-Notebook > .jp-WindowedPanel-viewport > .jp-Cell, .jp-Notebook .jp-Cell' : '#notebook-container > .cell').nth(tabbed);
+    const input = cell.locator(opts.server === 'lab' ? '.jp-InputArea' : '.input').first();
+    await input.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    await page.waitForTimeout(200);
+    const box = await input.boundingBox();
+    if (box) await page.screenshot({ path: path.join(opts.out, `${name}-code.png`), clip: { x: box.x, y: Math.max(box.y, 0), width: box.width, height: Math.min(box.height, 420) } });
+    // Tabs read as indentation: four columns, no arrows drawn on them.
+    const look = await input.evaluate((e) => {
+      const tab = e.querySelector('.cm-tab');
+      const line = e.querySelector('.cm-content, .CodeMirror-code pre');
+      return {
+        arrow: tab ? getComputedStyle(tab).backgroundImage : 'none',
+        tabSize: line ? getComputedStyle(line).tabSize : '',
+      };
+    });
+    if (look.arrow !== 'none') fail(rel, `tabs in code are drawn with an arrow (${look.arrow.slice(0, 40)}…)`);
+    if (opts.server === 'lab' && look.tabSize !== '4') fail(rel, `tabs in code are ${look.tabSize} columns wide, want 4`);
+  }
+  // The first answer (<details>), closed and open, for a person to look at.
+  const details = page.locator(opts.server === 'lab' ? '.jp-RenderedMarkdown details' : '.text_cell_render details').first();
+  if (await details.count()) {
+    await details.scrollIntoViewIfNeeded();
+    const display = await details.locator('summary').evaluate((e) => getComputedStyle(e).display);
+    if (display !== 'list-item') fail(rel, `an answer's <summary> shows no disclosure marker (display: ${display})`);
+    await details.screenshot({ path: path.join(opts.out, `${name}-answer-closed.png`) });
+    await details.locator('summary').click();
+    await page.waitForTimeout(200);
+    await details.screenshot({ path: path.join(opts.out, `${name}-answer-open.png`) });
+  }
   rec.seconds = +secs(t);
   console.log(`${failures.length > failed ? 'FAIL' : 'ok  '}  ${rel}: kernel ${rec.kernel} ready in ${rec.kernelReadySeconds}s; ${rec.images} images, ${rec.formulas} formulas, ${rec.links} links checked (${secs(t)}s)`);
   return rec;
