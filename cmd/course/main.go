@@ -209,6 +209,11 @@ func (c *course) check(all []*Lesson) int {
 		}
 		rl := *l
 		rl.Path = c.rel(l.Path)
+		if err := CheckBackendLine(&rl); err != nil {
+			failed++
+			fmt.Fprintf(c.stderr, "FAIL %v\n", err)
+			continue
+		}
 		if err := CheckSync(&rl, c.rel(nbPath), nb); err != nil {
 			failed++
 			fmt.Fprintf(c.stderr, "FAIL %v\n%s\n", err, regen)
