@@ -226,4 +226,7 @@ func Show(f *Figure) {
 		return
 	}
 	gonbui.DisplayPng(data)
+	// Wait until GoNB has taken the picture: a cell's program may end right
+	// after it, and a display still in the pipe then never shows.
+	gonbui.Sync()
 }

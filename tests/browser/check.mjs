@@ -19,16 +19,17 @@
 // checks that the server refuses requests without the token and that the
 // token is on no process's command line.
 //
-// A screenshot of each notebook (its top, and its first figure) goes to
-// build/browser/<server>/, with report.json (timings, counts).
+// Screenshots of each notebook (its top, every figure in place, a code cell,
+// an answer closed and open) go to build/browser/<server>/, with
+// report.json (timings, counts) and the server's log.
 //
 // Usage: node tests/browser/check.mjs [--server lab|notebook] [--run 01,02|none]
 //        [--out DIR] [--only 01,04] [--keep]
-// make test-browser runs it for JupyterLab and, more briefly (no --run),
-// for Jupyter Notebook 6. Exit status 0 when every check passed, 1 when one
+// make test-browser (tests/browser/run.sh) runs it for JupyterLab and, more
+// briefly (no --run), for Jupyter Notebook 6. Exit status 0 when every check passed, 1 when one
 // failed, 2 on bad usage.
 
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -196,6 +197,10 @@ const ui = {
       const busy = [...w.content.node.querySelectorAll('.jp-InputPrompt')].some((p) => p.textContent.includes('*'));
       return k?.status === 'idle' && !busy && cells.every((c) => c.executionCount !== null);
     },
+    addNote: (text) => {
+      const m = window.__nb().content.model;
+      m.sharedModel.insertCell(m.cells.length, { cell_type: 'markdown', source: text });
+    },
     save: async (page) => {
       await page.evaluate(() => window.jupyterapp.commands.execute('docmanager:save'));
       await page.waitForFunction(() => !window.__nb().context.model.dirty, null, { timeout: 30_000 });
@@ -234,6 +239,9 @@ const ui = {
       const cells = nb.get_cells().filter((c) => c.cell_type === 'code');
       return cells.every((c) => typeof c.input_prompt_number === 'number');
     },
+    addNote: (text) => {
+      window.Jupyter.notebook.insert_cell_at_bottom('markdown').set_text(text);
+    },
     save: async (page) => {
       await page.evaluate(() => window.Jupyter.notebook.save_notebook());
       await page.waitForFunction(() => !window.Jupyter.notebook.dirty, null, { timeout: 30_000 });
@@ -243,6 +251,27 @@ const ui = {
 }[opts.server];
 
 let apiHeaders = {};
+
+// openNotebook shows the notebook rel. JupyterLab, once loaded, opens it as
+// a learner would from the file browser, in place of the notebook before
+// (whose kernel is shut down); Jupyter Notebook loads its page.
+async function openNotebook(page, base, rel) {
+  const loaded = opts.server === 'lab' && await page.evaluate(() => !!window.jupyterapp?.commands).catch(() => false);
+  if (!loaded) {
+    await page.goto(ui.url(base, rel));
+    return;
+  }
+  await page.evaluate(async (path) => {
+    const app = window.jupyterapp;
+    for (const w of [...app.shell.widgets('main')]) {
+      if (w.context) {
+        await w.sessionContext?.shutdown?.().catch(() => {});
+        w.dispose();
+      }
+    }
+    await app.commands.execute('docmanager:open', { path, factory: 'Notebook' });
+  }, rel);
+}
 
 // waitFor polls fn in the page (page.evaluate awaits a promise it returns,
 // unlike waitForFunction) until it returns something truthy.
@@ -259,7 +288,7 @@ async function waitFor(page, fn, timeoutMs, what) {
 async function shutdownKernel(page, base, id) {
   if (!id) return;
   const res = await page.request.delete(`${base}/api/kernels/${id}`, { headers: apiHeaders }).catch((e) => ({ status: () => e.message }));
-  if (res.status() !== 204) console.log(`note  shutting down kernel ${id}: ${res.status()}`);
+  if (res.status() !== 204 && res.status() !== 404) console.log(`note  shutting down kernel ${id}: ${res.status()}`);
 }
 
 // checkNotebook opens one notebook and checks it.
@@ -270,7 +299,7 @@ async function checkNotebook(page, base, courseDir, rel) {
   const t = Date.now();
   const rec = { notebook: rel };
   const failed = failures.length;
-  await page.goto(ui.url(base, rel));
+  await openNotebook(page, base, rel);
   try {
     await waitFor(page, ui.ready, 120_000, 'notebook open, kernel connected');
   } catch (e) {
@@ -329,12 +358,13 @@ async function checkNotebook(page, base, courseDir, rel) {
   if (missingAnchors.length) fail(rel, `links to missing anchors: ${missingAnchors.join(', ')}`);
 
   await page.screenshot({ path: path.join(opts.out, `${name}.png`) });
-  // The first figure, for a person to look at.
-  const fig = page.locator(opts.server === 'lab' ? '.jp-OutputArea-output img' : '.output_png img').first();
-  if (await fig.count()) {
-    await fig.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(200);
-    await page.screenshot({ path: path.join(opts.out, `${name}-figure.png`) });
+  // Every figure in its place on the page, for a person to look at.
+  const figs = page.locator(opts.server === 'lab' ? '.jp-OutputArea-output img' : '.output_png img');
+  const nfigs = opts.server === 'lab' ? await figs.count() : Math.min(await figs.count(), 1);
+  for (let k = 0; k < nfigs; k++) {
+    await figs.nth(k).evaluate((e) => e.scrollIntoView({ block: 'center' }));
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: path.join(opts.out, `${name}-figure-${k + 1}.png`) });
   }
   // The first code cell indented with tabs, to see how Go code looks.
   const tabbed = want.nb.cells.findIndex((c) => c.cell_type === 'code' && /^\t/m.test([].concat(c.source).join('')));
@@ -379,7 +409,8 @@ async function runNotebook(page, base, courseDir, rel) {
   const want = committed(path.join(courseDir, rel));
   const t = Date.now();
   const rec = { notebook: rel };
-  await page.goto(ui.url(base, rel));
+  const failed = failures.length;
+  await openNotebook(page, base, rel);
   await waitFor(page, ui.ready, 120_000, 'notebook open, kernel connected');
   const before = fs.readFileSync(path.join(courseDir, rel), 'utf8');
   await ui.runAll(page);
@@ -395,10 +426,13 @@ async function runNotebook(page, base, courseDir, rel) {
   rec.errorOutputs = errors.length;
   if (errors.length) fail(rel, `Run All Cells: ${errors.length} error outputs, the first: ${errors[0]}`);
 
-  // Save, then compare what the learner sees with what is committed.
+  // A learner's note at the end, then save: it must reach the file, and
+  // the outputs must be what the committed notebook shows.
+  const note = `A learner's note, ${Date.now()}`;
+  await page.evaluate(ui.addNote, note);
   await ui.save(page);
   const after = fs.readFileSync(path.join(courseDir, rel), 'utf8');
-  if (after === before) fail(rel, 'saving after Run All Cells left the file unchanged: the learner\'s work would be lost');
+  if (after === before || !after.includes(note)) fail(rel, 'saving did not write the learner\'s new cell to the file: their work would be lost');
   const got = JSON.parse(after);
   // GoNB sends a program's standard output and what it displays down two
   // pipes, so their order within a cell, and how the streams are split,
@@ -425,7 +459,7 @@ async function runNotebook(page, base, courseDir, rel) {
   });
   rec.differingCells = diffs.length;
   if (diffs.length) fail(rel, `after Run All Cells, ${diffs.length} cells show other outputs than the committed notebook:\n    ${diffs.slice(0, 3).join('\n    ')}`);
-  if (!errors.length && !diffs.length) console.log(`ok    ${rel}: Run All Cells from the menu in ${rec.seconds}s, no error output, outputs as committed, saved`);
+  if (failures.length === failed) console.log(`ok    ${rel}: Run All Cells from the menu in ${rec.seconds}s, no error output, outputs as committed, saved`);
   await shutdownKernel(page, base, await page.evaluate(ui.kernelId));
   return rec;
 }
