@@ -22,7 +22,7 @@ help: ## list the targets
 lab: install ## install what is missing, then open the course in JupyterLab (or Jupyter Notebook)
 	@bash scripts/lab.sh
 
-test: install-test fmt vet gotest check-exercises check-notebooks run-notebooks lint-docker ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
+test: install-test fmt vet gotest check-exercises check-notebooks run-notebooks lint-docker test-browser ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
 	@if [ "$${DOCKER_BUILD:-0}" = 1 ]; then scripts/docker-build-local.sh; fi
 	@echo "make test: all checks passed"
 
@@ -63,7 +63,7 @@ notebooks: install-test ## regenerate notebooks from lessons and execute them (N
 bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json
 	GOMLX_BACKEND=go $(GO) run ./cmd/bench
 
-test-browser: install-test ## every notebook in headless chromium, JupyterLab and Notebook 6 (CI runs it after make test); screenshots in build/browser/
+test-browser: install-test ## every notebook in headless chromium, in JupyterLab and in Notebook 6 (part of make test); screenshots in build/browser/
 	@bash scripts/install.sh --browser
 	@bash tests/browser/run.sh
 

@@ -25,8 +25,8 @@
 //
 // Usage: node tests/browser/check.mjs [--server lab|notebook] [--run 01,02|none]
 //        [--out DIR] [--only 01,04] [--keep]
-// make test-browser (tests/browser/run.sh) runs it for JupyterLab and, more
-// briefly (no --run), for Jupyter Notebook 6. Exit status 0 when every check passed, 1 when one
+// make test-browser (part of make test; tests/browser/run.sh) runs it for
+// JupyterLab and, more briefly (no --run), for Jupyter Notebook 6. Exit status 0 when every check passed, 1 when one
 // failed, 2 on bad usage.
 
 import { spawn } from 'node:child_process';
