@@ -38,6 +38,9 @@ type Figure struct {
 	bar    *plot.Plot   // nil unless the figure is a heatmap
 	legend *plot.Legend // drawn outside the data; nil when there is none
 	panels []*Figure    // the charts of a Side figure, left to right
+	// yLabel, when set, is the vertical axis's label, drawn by the figure
+	// beside the plot instead of by gonum (see LogY).
+	yLabel string
 	// WidthCm and HeightCm are the size used by Show, PNG and SVG when
 	// called with zero sizes.
 	WidthCm, HeightCm float64
@@ -85,6 +88,10 @@ func (f *Figure) draw(c draw.Canvas) {
 		}
 		return
 	}
+	if f.yLabel != "" {
+		c = f.drawYLabel(c)
+		w = c.Max.X - c.Min.X
+	}
 	if f.legend != nil {
 		pad := vg.Length(0.3) * vg.Centimeter
 		r := f.legend.Rectangle(c)
@@ -115,6 +122,23 @@ func (f *Figure) draw(c draw.Canvas) {
 	gap := vg.Length(0.3) * vg.Centimeter // between the data and the bar's labels
 	f.plot.Draw(draw.Crop(c, 0, -barW-gap, 0, 0))
 	f.bar.Draw(draw.Crop(c, w-barW, 0, 0, 0))
+}
+
+// drawYLabel draws f.yLabel along the left edge of c, rotated and centred
+// on the data area, and returns the rest of c.
+func (f *Figure) drawYLabel(c draw.Canvas) draw.Canvas {
+	sty := f.plot.Y.Label.TextStyle
+	h := sty.Height(f.yLabel)
+	sty.Rotation += math.Pi / 2
+	top := vg.Length(0)
+	if f.plot.Title.Text != "" {
+		top = f.plot.Title.TextStyle.Height(f.plot.Title.Text) + f.plot.Title.Padding
+	}
+	bottom := f.plot.X.Label.TextStyle.Height(f.plot.X.Label.Text) + f.plot.X.Tick.Label.Height("0") + f.plot.X.Tick.Length
+	y := (c.Min.Y + bottom + c.Max.Y - top) / 2
+	descent := f.plot.Y.Label.TextStyle.FontExtents().Descent
+	c.FillText(sty, vg.Point{X: c.Min.X + h - descent, Y: y}, f.yLabel)
+	return draw.Crop(c, h+f.plot.Y.Label.Padding, 0, 0, 0)
 }
 
 // Side returns one figure showing figs side by side, left to right, under

@@ -90,9 +90,16 @@ func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 
 // LogY switches the vertical axis to a logarithmic scale (all Y must be
 // positive) and returns f.
+//
+// The axis label is then drawn by the figure: gonum places a centred
+// vertical label at the data midpoint (min+max)/2, which a log scale puts
+// near the top, and a long label then pushes the whole plot down.
 func (f *Figure) LogY() *Figure {
 	f.plot.Y.Scale = plot.LogScale{}
 	f.plot.Y.Tick.Marker = decadeTicks{}
+	if f.yLabel == "" {
+		f.yLabel, f.plot.Y.Label.Text = f.plot.Y.Label.Text, ""
+	}
 	return f
 }
 

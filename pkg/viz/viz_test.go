@@ -218,3 +218,45 @@ func TestHeatmapColourMaps(t *testing.T) {
 		t.Error("values of both signs use viridis; want the diverging map")
 	}
 }
+
+// axisTop returns the first row, from the top, with a dark pixel in the
+// left part of the picture: the top of the vertical axis.
+func axisTop(t *testing.T, f *Figure) int {
+	t.Helper()
+	data, err := f.PNG(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	for y := b.Min.Y + 25; y < b.Max.Y; y++ { // below the title
+		for x := b.Min.X + 40; x < b.Min.X+120; x++ {
+			if r, g, bl, _ := img.At(x, y).RGBA(); r < 0x3000 && g < 0x3000 && bl < 0x3000 {
+				return y
+			}
+		}
+	}
+	t.Fatal("no axis found")
+	return 0
+}
+
+func TestLogYKeepsTheDataAreaTall(t *testing.T) {
+	// gonum places a centred vertical label at the data midpoint, which a
+	// log scale puts near the top: a long label used to push the plot down
+	// by about 50 pixels.
+	y := make([]float64, 64)
+	for i := range y {
+		y[i] = math.Pow(500000, -float64(i)/64)
+	}
+	fig := func() *Figure {
+		return Lines("t", "x", "a long label for the vertical axis (log scale)",
+			Series{Name: "a", X: Range(64), Y: y}, Series{Name: "b", X: Range(64), Y: y})
+	}
+	lin, log := axisTop(t, fig()), axisTop(t, fig().LogY())
+	if log > lin+8 {
+		t.Errorf("the log-scale axis starts at row %d, the linear one at %d: the label pushed the plot down", log, lin)
+	}
+}
