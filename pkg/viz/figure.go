@@ -37,7 +37,8 @@ type Figure struct {
 	plot   *plot.Plot
 	bar    *plot.Plot   // nil unless the figure is a heatmap
 	legend *plot.Legend // drawn outside the data; nil when there is none
-	panels []*Figure    // the charts of a Side figure, left to right
+	panels []*Figure    // the charts of a Grid figure, row by row
+	cols   int          // the Grid's columns
 	// yLabel, when set, is the vertical axis's label, drawn by the figure
 	// beside the plot instead of by gonum (see LogY).
 	yLabel string
@@ -68,8 +69,8 @@ func (f *Figure) WithSize(widthCm, heightCm float64) *Figure {
 
 // draw renders the figure on c: a colour bar takes a narrow strip on the
 // right; a legend a strip on the right when it is narrow enough, else one
-// below the data; the panels of a Side figure share the width under its
-// title.
+// below the data; the panels of a Grid figure share the space under its
+// title, in equal cells.
 func (f *Figure) draw(c draw.Canvas) {
 	w := c.Max.X - c.Min.X
 	h := c.Max.Y - c.Min.Y
@@ -82,9 +83,11 @@ func (f *Figure) draw(c draw.Canvas) {
 			top = f.plot.Title.TextStyle.Height(f.plot.Title.Text) + 2*pad
 			c.FillText(f.plot.Title.TextStyle, vg.Point{X: c.Min.X + w/2, Y: c.Max.Y - pad}, f.plot.Title.Text)
 		}
-		pw := w / vg.Length(len(f.panels))
+		rows := (len(f.panels) + f.cols - 1) / f.cols
+		pw, ph := w/vg.Length(f.cols), (h-top)/vg.Length(rows)
 		for i, p := range f.panels {
-			p.draw(draw.Crop(c, pw*vg.Length(i), -(w - pw*vg.Length(i+1)), 0, -top))
+			col, row := vg.Length(i%f.cols), vg.Length(i/f.cols)
+			p.draw(draw.Crop(c, pw*col, -(w - pw*(col+1)), h-top-ph*(row+1), -top-ph*row))
 		}
 		return
 	}
@@ -116,8 +119,8 @@ func (f *Figure) draw(c draw.Canvas) {
 		return
 	}
 	barW := vg.Length(2.6) * vg.Centimeter
-	if barW > w/3 {
-		barW = w / 3
+	if barW > w*0.22 { // a narrow panel of a Grid
+		barW = w * 0.22
 	}
 	gap := vg.Length(0.3) * vg.Centimeter // between the data and the bar's labels
 	f.plot.Draw(draw.Crop(c, 0, -barW-gap, 0, 0))
@@ -142,24 +145,39 @@ func (f *Figure) drawYLabel(c draw.Canvas) draw.Canvas {
 }
 
 // Side returns one figure showing figs side by side, left to right, under
-// title: heatmaps that each need their own colour scale, say. The figure
-// is as tall as the tallest and as wide as all of them together (Show,
-// PNG and SVG with zero sizes). It panics when figs is empty or holds nil.
+// title: Grid with one row.
 func Side(title string, figs ...*Figure) *Figure {
+	return Grid(title, len(figs), figs...)
+}
+
+// Grid returns one figure showing figs in rows of cols, left to right and
+// top to bottom, under title: heatmaps that each need their own colour
+// scale, say. Each cell is as wide as the widest figure and as tall as the
+// tallest; the figure is the size of the cells together, plus the title
+// (Show, PNG and SVG with zero sizes). It panics when figs is empty or
+// holds nil, or when cols < 1.
+func Grid(title string, cols int, figs ...*Figure) *Figure {
 	if len(figs) == 0 {
-		panic("viz.Side: no figures")
+		panic("viz.Grid: no figures")
 	}
+	if cols < 1 {
+		panic(fmt.Sprintf("viz.Grid: cols must be at least 1, got %d", cols))
+	}
+	cols = min(cols, len(figs))
 	f := newFigure(title, "", "")
-	f.WidthCm, f.HeightCm = 0, 0
+	var cellW, cellH float64
 	for _, p := range figs {
 		if p == nil {
-			panic("viz.Side: a nil figure")
+			panic("viz.Grid: a nil figure")
 		}
-		f.WidthCm += p.WidthCm
-		f.HeightCm = math.Max(f.HeightCm, p.HeightCm)
+		cellW, cellH = math.Max(cellW, p.WidthCm), math.Max(cellH, p.HeightCm)
 	}
-	f.HeightCm += 1 // the title
-	f.panels = figs
+	rows := (len(figs) + cols - 1) / cols
+	f.WidthCm, f.HeightCm = cellW*float64(cols), cellH*float64(rows)
+	if title != "" {
+		f.HeightCm += 1
+	}
+	f.panels, f.cols = figs, cols
 	return f
 }
 

@@ -2,6 +2,7 @@ package viz
 
 import (
 	"bytes"
+	"fmt"
 	"image/color"
 	"image/png"
 	"math"
@@ -116,8 +117,8 @@ func TestSide(t *testing.T) {
 	a := Heatmap([]float64{1, 2}, 1, 2, "a", "", "").WithSize(8, 6)
 	b := Heatmap([]float64{-1, 2}, 1, 2, "b", "", "").WithSize(9, 7)
 	f := Side("both", a, b)
-	if f.WidthCm != 17 || f.HeightCm != 8 {
-		t.Errorf("Side size = %g×%g cm; want 17×8 (widths added, tallest plus the title)", f.WidthCm, f.HeightCm)
+	if f.WidthCm != 18 || f.HeightCm != 8 {
+		t.Errorf("Side size = %g×%g cm; want 18×8 (two cells as wide as the widest, as tall as the tallest, plus the title)", f.WidthCm, f.HeightCm)
 	}
 	png, err := f.PNG(0, 0)
 	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
@@ -129,6 +130,29 @@ func TestSide(t *testing.T) {
 		}
 	}()
 	Side("none")
+}
+
+func TestGrid(t *testing.T) {
+	var figs []*Figure
+	for range 3 {
+		figs = append(figs, Heatmap([]float64{1, 2}, 1, 2, "p", "", "").WithSize(8, 6))
+	}
+	f := Grid("three in two columns", 2, figs...)
+	if f.WidthCm != 16 || f.HeightCm != 13 {
+		t.Errorf("Grid size = %g×%g cm; want 16×13 (two cells wide, two tall, and the title)", f.WidthCm, f.HeightCm)
+	}
+	if _, err := f.PNG(0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if g := Grid("", 5, figs...); g.cols != 3 || g.HeightCm != 6 {
+		t.Errorf("Grid with more columns than figures: %d columns, %g cm tall; want 3 and 6", g.cols, g.HeightCm)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "cols") {
+			t.Errorf("Grid with 0 columns: recover() = %v; want a panic naming cols", r)
+		}
+	}()
+	Grid("t", 0, figs...)
 }
 
 func TestLines(t *testing.T) {
