@@ -41,13 +41,13 @@ echo "posenc-start: GOMLX_BACKEND=${GOMLX_BACKEND:-<unset: xla:cpu if its plugin
 gpu_check=$(command -v posenc-gpu-preflight || echo "$COURSE/docker/gpu-preflight.sh")
 "$gpu_check" || true
 
-export LAB_IP=0.0.0.0 LAB_ROOT=$COURSE PORT=8888
+export LAB_IP=0.0.0.0 LAB_ROOT=$COURSE PORT=${PORT:-8888}
 [ -n "${JUPYTER_TOKEN:-}" ] || JUPYTER_TOKEN=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
 export JUPYTER_TOKEN
-published=${POSENC_PORT:-8888}
-if [ "$published" = 8888 ]; then
+published=${POSENC_PORT:-$PORT}
+if [ "$published" = "$PORT" ]; then
 	exec "$COURSE/scripts/lab.sh"
 fi
 # The server listens on 8888 inside the container; the URL it prints must
 # name the port the host publishes it on.
-exec "$COURSE/scripts/lab.sh" > >(sed -u "s#//127\.0\.0\.1:8888/#//127.0.0.1:$published/#g")
+exec "$COURSE/scripts/lab.sh" > >(sed -u "s#//127\.0\.0\.1:$PORT/#//127.0.0.1:$published/#g")
