@@ -14,7 +14,7 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: help lab test install install-test vet gotest check-exercises check-notebooks run-notebooks notebooks lint-docker xla bench
+.PHONY: help lab test install install-test vet gotest check-exercises check-notebooks run-notebooks notebooks lint-docker actionlint xla xla-test bench
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -22,7 +22,7 @@ help: ## list the targets
 lab: install ## install what is missing, then start JupyterLab (or Jupyter Notebook) in notebooks/
 	@bash scripts/lab.sh
 
-test: install-test vet gotest check-exercises check-notebooks run-notebooks lint-docker ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
+test: install-test vet gotest check-exercises check-notebooks run-notebooks lint-docker actionlint xla-test ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
 	@if [ "$${DOCKER_BUILD:-0}" = 1 ]; then scripts/docker-build-local.sh; fi
 	@echo "make test: all checks passed"
 
@@ -57,5 +57,11 @@ bench: ## Go benchmarks and the textbook numpy code side by side: one table, and
 lint-docker: ## lint docker/Dockerfile and docker/compose.yaml (dockerfilelint, pinned, via npm)
 	@scripts/lint-dockerfile.sh
 
-xla: ## download and install XLA's PJRT CPU plugin (pinned) into ~/.local/lib/go-xla
+actionlint: ## lint .github/workflows with actionlint v1.7.12 (built from tools/actionlint)
+	cd tools/actionlint && $(GO) tool actionlint -shellcheck= -pyflakes= $(CURDIR)/.github/workflows/*.yml
+
+xla: ## download and install XLA's PJRT CPU plugin (pinned, sha256-checked) into ~/.local/lib/go-xla
 	@scripts/install.sh --xla
+
+xla-test: ## graph tests and notebooks on xla:cpu (XLA_PLUGIN_DIR, else a pinned test plugin from the package index)
+	@scripts/xla-test.sh
