@@ -14,7 +14,7 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: help lab test install install-test vet gotest check-exercises check-notebooks run-notebooks notebooks lint-docker actionlint xla xla-test bench
+.PHONY: help lab test install install-test fmt vet gotest check-exercises check-notebooks run-notebooks notebooks lint-docker actionlint xla xla-test bench
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -22,7 +22,7 @@ help: ## list the targets
 lab: install ## install what is missing, then start JupyterLab (or Jupyter Notebook) in notebooks/
 	@bash scripts/lab.sh
 
-test: install-test vet gotest check-exercises check-notebooks run-notebooks lint-docker actionlint xla-test ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
+test: install-test fmt vet gotest check-exercises check-notebooks run-notebooks lint-docker actionlint xla-test ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
 	@if [ "$${DOCKER_BUILD:-0}" = 1 ]; then scripts/docker-build-local.sh; fi
 	@echo "make test: all checks passed"
 
@@ -32,11 +32,17 @@ install: ## Jupyter (OS packages), GoNB + goimports + gopls, gonb kernel, Jupyte
 install-test: ## what make test needs: Jupyter packages, GoNB and its kernel (no JupyterLab)
 	@bash scripts/install.sh --apt --gonb
 
-vet: ## go vet every package
-	$(GO) vet ./...
+fmt: ## fail on Go files that gofmt would change
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.tools/*')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 
-gotest: ## go test every package except ./exercises, on the pure-Go backend
+vet: ## go vet every package, also with -tags purego (the host kernels without AVX2)
+	$(GO) vet ./...
+	$(GO) vet -tags purego ./pkg/posenc
+
+gotest: ## go test every package except ./exercises, on the pure-Go backend; pkg/posenc also with -tags purego
 	GOMLX_BACKEND=go $(GO) test $(TEST_PACKAGES)
+	$(GO) test -tags purego ./pkg/posenc
 
 check-exercises: ## every exercise fails on its stub and passes on its solution; the grader's output is checked
 	GOMLX_BACKEND=go $(GO) run ./cmd/grade -verify
@@ -50,7 +56,6 @@ run-notebooks: ## execute every notebook headless (temporary copies) and time ea
 notebooks: install-test ## regenerate notebooks from lessons and execute them (N=01 for one)
 	$(GO) run ./cmd/course notebooks $(N)
 
-.PHONY: bench
 bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json
 	GOMLX_BACKEND=go $(GO) run ./cmd/bench
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # smoke-notebook.sh WANT_BACKEND — runs one GoNB cell end to end through
 # Jupyter, the way a learner's first GoMLX cell runs: the course's setup cell,
-# then posenc.Backend() and a small GoMLX graph. It fails unless the cell
+# then posgraph.Backend() and a small GoMLX graph. It fails unless the cell
 # prints the backend WANT_BACKEND ("go", "xla:cpu") and the graph's result.
 #
 # The image build runs it (docker/Dockerfile): it checks the kernel, Go, the
@@ -29,13 +29,14 @@ cell = '''import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/posenc/course/pkg/posenc"
+	"github.com/posenc/course/pkg/posgraph"
 )
 
 %%
-config, _ := posenc.ChooseBackend()
+config, _ := posgraph.ChooseBackend()
 fmt.Println("backend:", config)
-t := graph.MustExecOnce(posenc.Backend(), func(g *graph.Graph) *graph.Node {
-	return posenc.SinusoidalConst(g, dtypes.Float32, posenc.NewSinusoidal(4), 0, 2)
+t := graph.MustExecOnce(posgraph.Backend(), func(g *graph.Graph) *graph.Node {
+	return posgraph.SinusoidalConst(g, dtypes.Float32, posenc.NewSinusoidal(4), 0, 2)
 })
 fmt.Println("table:", t.Shape())
 '''

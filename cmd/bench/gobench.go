@@ -13,8 +13,12 @@ import (
 	"strings"
 )
 
-// goBenchRegexp selects the benchmarks of pkg/posenc that the table uses.
-const goBenchRegexp = "^Benchmark(Sinusoidal|SinusoidalTable|RoPE|ALiBi|Copy|GraphRoPE|GoMLXPosRoPE|GraphSinusoidal)$"
+// benchPackages are the packages whose benchmarks the table uses, with the
+// benchmarks selected in each.
+var benchPackages = []struct{ pkg, regexp string }{
+	{"./pkg/posenc", "^Benchmark(Sinusoidal|SinusoidalTable|RoPE|ALiBi|Copy)$"},
+	{"./pkg/posgraph", "^Benchmark(GraphRoPE|GoMLXPosRoPE|GraphSinusoidal)$"},
+}
 
 // goSample is one benchmark's result in one round.
 type goSample struct {
@@ -23,31 +27,44 @@ type goSample struct {
 	MBPerS  float64 `json:"mb_per_s,omitempty"`
 }
 
-// buildTestBinary compiles pkg/posenc's tests once, into dir.
-func buildTestBinary(c config, dir string, log io.Writer) (string, error) {
-	bin := filepath.Join(dir, "posenc.test")
-	cmd := exec.Command(c.goCmd, "test", "-c", "-o", bin, "./pkg/posenc")
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("building ./pkg/posenc's test binary: %v", err)
+// testBinary is one package's compiled tests and the benchmarks to run.
+type testBinary struct{ path, regexp string }
+
+// buildTestBinaries compiles the tests of benchPackages once, into dir.
+func buildTestBinaries(c config, dir string, log io.Writer) ([]testBinary, error) {
+	var bins []testBinary
+	for _, p := range benchPackages {
+		bin := filepath.Join(dir, filepath.Base(p.pkg)+".test")
+		cmd := exec.Command(c.goCmd, "test", "-c", "-o", bin, p.pkg)
+		cmd.Stdout, cmd.Stderr = log, log
+		if err := cmd.Run(); err != nil {
+			return nil, fmt.Errorf("building %s's test binary: %v", p.pkg, err)
+		}
+		bins = append(bins, testBinary{bin, p.regexp})
 	}
-	return bin, nil
+	return bins, nil
 }
 
-// runGoBenchmarks runs the benchmarks once and returns their results by
-// name (without the -GOMAXPROCS suffix).
-func runGoBenchmarks(c config, bin string) (map[string]goSample, error) {
-	cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", goBenchRegexp,
-		"-test.benchtime", c.benchtime, "-test.count", "1")
-	cmd.Env = append(os.Environ(), "GOMLX_BACKEND=go")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("running the Go benchmarks: %v\n%s", err, out.String())
-	}
-	samples := parseGoBench(&out)
-	if len(samples) == 0 {
-		return nil, fmt.Errorf("the Go benchmarks printed no results:\n%s", out.String())
+// runGoBenchmarks runs every binary's benchmarks once and returns their
+// results by name (without the -GOMAXPROCS suffix).
+func runGoBenchmarks(c config, bins []testBinary) (map[string]goSample, error) {
+	samples := map[string]goSample{}
+	for _, b := range bins {
+		cmd := exec.Command(b.path, "-test.run", "^$", "-test.bench", b.regexp,
+			"-test.benchtime", c.benchtime, "-test.count", "1")
+		cmd.Env = append(os.Environ(), "GOMLX_BACKEND=go")
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Run(); err != nil {
+			return nil, fmt.Errorf("running the Go benchmarks of %s: %v\n%s", filepath.Base(b.path), err, out.String())
+		}
+		got := parseGoBench(&out)
+		if len(got) == 0 {
+			return nil, fmt.Errorf("the Go benchmarks of %s printed no results:\n%s", filepath.Base(b.path), out.String())
+		}
+		for name, s := range got {
+			samples[name] = s
+		}
 	}
 	return samples, nil
 }

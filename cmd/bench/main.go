@@ -1,14 +1,15 @@
 // Command bench measures pkg/posenc side by side with the textbook numpy
-// code it replaces and with GoMLX's own RoPE, and checks the targets of
-// issue 8 ("Fast and exact"). `make bench` runs it from the repository root.
+// code it replaces, and pkg/posgraph with GoMLX's own RoPE, and checks the
+// host layer's targets. `make bench` runs it from the repository root.
 //
-// It builds pkg/posenc's test binary once, then for each round runs the Go
-// benchmarks (BenchmarkSinusoidal, BenchmarkRoPE, BenchmarkALiBi,
-// BenchmarkCopy, BenchmarkGraphRoPE, BenchmarkGoMLXPosRoPE,
+// It builds the test binaries of pkg/posenc and pkg/posgraph once, then for
+// each round runs the Go benchmarks (BenchmarkSinusoidal, BenchmarkRoPE,
+// BenchmarkALiBi, BenchmarkCopy; BenchmarkGraphRoPE, BenchmarkGoMLXPosRoPE,
 // BenchmarkGraphSinusoidal) and scripts/bench_numpy.py under the system
-// python3 with Debian's numpy, alternating which goes first. Every ratio is
-// computed within a round, so that both sides of it saw the same machine
-// load, and the table shows the median over rounds. The same numbers,
+// python3 with Debian's numpy, alternating which goes first. Both sides of
+// every comparison are taken the same way: each side's minimum over all
+// rounds (numpy's over all its repetitions), the run least disturbed by
+// other work on the machine, and ratios of those minima. The same numbers,
 // with every round's raw values and the machine they were taken on, go to
 // a JSON file.
 //
@@ -103,9 +104,10 @@ func validBenchtime(s string) bool {
 const usage = `usage: bench [--rounds N] [--benchtime 1s|Nx] [--numpy-repeat N] [--json FILE]
              [--python /usr/bin/python3] [--numpy-script FILE] [--no-numpy] [--no-install]
 
-Runs pkg/posenc's benchmarks and the textbook numpy code side by side,
-interleaved over rounds, and prints one table: time, speed-up over numpy,
-GB/s, share of the plain-loop copy bandwidth, and the targets of issue 8.
+Runs pkg/posenc's and pkg/posgraph's benchmarks and the textbook numpy code
+side by side, interleaved over rounds, and prints one table: time, GB/s,
+share of the plain-loop copy bandwidth, speed-up over numpy and over GoMLX's
+pos.RoPE (minimum against minimum), and the host layer's targets.
 `
 
 func run(args []string, stdout, stderr io.Writer) int {

@@ -12,7 +12,6 @@ goarch: amd64
 BenchmarkSinusoidal/8192x1024-2         	     200	   2758008 ns/op	12166.18 MB/s
 BenchmarkRoPE/half-inplace/4x32x4096x128-2   	      10	  51685605 ns/op	10387.24 MB/s	       3.000 extra/op
 BenchmarkGraphRoPE/4x32x4096x128           	       3	 594280000 ns/op
-posenc: backend go: no XLA PJRT plugin is installed
 PASS
 `
 	got := parseGoBench(strings.NewReader(out))
@@ -31,38 +30,27 @@ PASS
 	}
 }
 
-func TestMedian(t *testing.T) {
-	for _, tc := range []struct {
-		in   []float64
-		want float64
-	}{{nil, 0}, {[]float64{3}, 3}, {[]float64{5, 1, 3}, 3}, {[]float64{4, 1, 3, 2}, 2.5}} {
-		if got := median(tc.in); got != tc.want {
-			t.Errorf("median(%v) = %v; want %v", tc.in, got, tc.want)
-		}
-	}
-}
-
-// TestComputeRows checks that ratios are taken within each round and that
-// the targets are judged on the medians.
+// TestComputeRows checks that each side is its minimum over rounds, that
+// ratios are ratios of minima, and that the targets are judged on them.
 func TestComputeRows(t *testing.T) {
 	round := func(sinMs, copyMBs, ropeMBs, graphMs, gomlxMs float64) map[string]goSample {
 		return map[string]goSample{
-			"BenchmarkSinusoidal/8192x1024":           {NsPerOp: sinMs * 1e6, MBPerS: 10000},
-			parCopyRoPE:                               {NsPerOp: 50e6, MBPerS: copyMBs},
-			"BenchmarkRoPE/interleaved/4x32x4096x128": {NsPerOp: 40e6, MBPerS: ropeMBs},
+			"BenchmarkSinusoidal/8192x1024":           {NsPerOp: sinMs * 1e6, MBPerS: 10000 * 2 / sinMs},
+			parCopyRoPE:                               {NsPerOp: 1e12 / copyMBs, MBPerS: copyMBs},
+			"BenchmarkRoPE/interleaved/4x32x4096x128": {NsPerOp: 1e12 / ropeMBs, MBPerS: ropeMBs},
 			"BenchmarkGraphRoPE/4x32x4096x128":        {NsPerOp: graphMs * 1e6},
 			"BenchmarkGoMLXPosRoPE/4x32x4096x128":     {NsPerOp: gomlxMs * 1e6},
 		}
 	}
 	goRounds := []map[string]goSample{
-		round(2, 10000, 9000, 300, 700), // ×numpy 10, 90% copy, 2.33× GoMLX
-		round(4, 20000, 9000, 400, 700), // ×numpy 5 (numpy slower this round too), 45%, 1.75×
-		round(3, 10000, 8500, 300, 650), // ×numpy 6.67, 85%, 2.17×
+		round(2, 10000, 9000, 300, 700),
+		round(4, 20000, 9500, 400, 600),
+		round(3, 10000, 8500, 350, 650),
 	}
 	numpyRounds := []map[string][]float64{
 		{"sinusoidal": {0.020}, "rope_interleaved": {0.400}},
-		{"sinusoidal": {0.020}, "rope_interleaved": {0.300, 0.500, 0.320}},
-		{"sinusoidal": {0.020}, "rope_interleaved": {0.300}},
+		{"sinusoidal": {0.011}, "rope_interleaved": {0.300, 0.500, 0.320}},
+		{"sinusoidal": {0.030}, "rope_interleaved": {0.350}},
 	}
 	rows := computeRows(goRounds, numpyRounds)
 	byBench := map[string]row{}
@@ -70,20 +58,22 @@ func TestComputeRows(t *testing.T) {
 		byBench[r.Bench] = r
 	}
 	sin := byBench["BenchmarkSinusoidal/8192x1024"]
-	if sin.VsNumpy < 6.66 || sin.VsNumpy > 6.67 || sin.Met == nil || !*sin.Met {
-		t.Errorf("sinusoidal: ×numpy %v, met %v; want the median 6.67 and met (≥5)", sin.VsNumpy, sin.Met)
+	// min numpy 11 ms / min Go 2 ms = 5.5: met (≥5).
+	if sin.Ms != 2 || sin.NumpyMs != 11 || sin.VsNumpy != 5.5 || sin.Met == nil || !*sin.Met {
+		t.Errorf("sinusoidal: %v ms, numpy %v ms, ×numpy %v, met %v; want 2, 11, 5.5 and met", sin.Ms, sin.NumpyMs, sin.VsNumpy, sin.Met)
 	}
 	rope := byBench["BenchmarkRoPE/interleaved/4x32x4096x128"]
-	if rope.CopyShare != 0.85 {
-		t.Errorf("RoPE copy share %v; want the median of 0.9, 0.45, 0.85 = 0.85", rope.CopyShare)
+	// Best RoPE 9500 MB/s against the best copy, 20000 MB/s: 47.5%, not met.
+	if rope.CopyShare != 0.475 || rope.Met == nil || *rope.Met {
+		t.Errorf("RoPE copy share %v, met %v; want 0.475 (best against best) and not met", rope.CopyShare, rope.Met)
 	}
-	// ×numpy per round: 10, 8 (median numpy 0.32 s / 0.04 s), 7.5 → 8: met.
-	if rope.VsNumpy != 8 || rope.Met == nil || !*rope.Met {
-		t.Errorf("RoPE ×numpy %v, met %v; want 8 and met", rope.VsNumpy, rope.Met)
+	// min numpy 0.300 s / min Go 1e12/9500 ns.
+	if want := 0.300 * 1e9 / (1e12 / 9500); rope.VsNumpy != want {
+		t.Errorf("RoPE ×numpy %v; want %v", rope.VsNumpy, want)
 	}
 	graph := byBench["BenchmarkGraphRoPE/4x32x4096x128"]
-	if graph.VsRef < 2.16 || graph.VsRef > 2.17 || graph.Met == nil || !*graph.Met {
-		t.Errorf("graph RoPE ×GoMLX %v, met %v; want 2.17 and met", graph.VsRef, graph.Met)
+	if graph.VsRef != 2 || graph.Met != nil {
+		t.Errorf("graph RoPE ×GoMLX %v, met %v; want 600/300 = 2 and no target", graph.VsRef, graph.Met)
 	}
 	// Without numpy the numpy targets are unmeasured, hence not met.
 	rows = computeRows(goRounds, nil)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"sort"
 	"strconv"
 )
 
@@ -86,19 +85,4 @@ func pythonOutput(c config, args ...string) ([]byte, error) {
 		return nil, fmt.Errorf("%s %s: %v\n%s", c.python, c.script, err, errOut.String())
 	}
 	return out.Bytes(), nil
-}
-
-// median returns the median of v (the mean of the middle two for an even
-// count), or 0 for none.
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	if n := len(s); n%2 == 1 {
-		return s[n/2]
-	} else {
-		return (s[n/2-1] + s[n/2]) / 2
-	}
 }

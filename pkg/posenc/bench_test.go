@@ -1,6 +1,6 @@
 package posenc_test
 
-// Benchmarks named as issue 8 asks, so that results can be compared over
+// Benchmarks named so that results can be compared over
 // time and side by side with numpy's textbook code (make bench, which runs
 // cmd/bench). Sizes are those of a 7B-class attention layer: batch 4, 32
 // heads, 4096 positions, head dimension 128; the sinusoidal table is 8192
@@ -15,11 +15,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gomlx/compute/dtypes"
-	"github.com/gomlx/compute/shapes"
-	. "github.com/gomlx/gomlx/core/graph"
-	"github.com/gomlx/gomlx/core/tensors"
-	"github.com/gomlx/gomlx/ml/layers/attention/pos"
 	"github.com/posenc/course/pkg/posenc"
 )
 
@@ -167,72 +162,6 @@ func BenchmarkCopy(b *testing.B) {
 			for i, v := range src {
 				dst[i] = v
 			}
-		}
-	})
-}
-
-func graphRoPEBench(b *testing.B, fn func(x *Node) *Node) {
-	backend := posenc.Backend()
-	n := benchBatch * benchHeads * benchSeq * benchHeadDim
-	xt := tensors.FromFlatDataAndDimensions(benchInput(n), benchBatch, benchHeads, benchSeq, benchHeadDim)
-	exec := MustNewExec(backend, fn)
-	defer exec.Finalize()
-	exec.MustExec(xt)[0].FinalizeAll() // compile outside the timing
-	b.SetBytes(int64(8 * n))
-	for b.Loop() {
-		exec.MustExec(xt)[0].FinalizeAll()
-	}
-}
-
-// BenchmarkGraphRoPE runs posenc.ApplyRoPE on the default backend (the
-// pure-Go one here), interleaved as BenchmarkGoMLXPosRoPE, and with halves.
-func BenchmarkGraphRoPE(b *testing.B) {
-	b.Run("4x32x4096x128", func(b *testing.B) {
-		r := posenc.NewRoPE(benchHeadDim)
-		graphRoPEBench(b, func(x *Node) *Node { return posenc.ApplyRoPE(x, r, 0) })
-	})
-	b.Run("half/4x32x4096x128", func(b *testing.B) {
-		r := posenc.NewRoPE(benchHeadDim).WithLayout(posenc.Halves)
-		graphRoPEBench(b, func(x *Node) *Node { return posenc.ApplyRoPE(x, r, 0) })
-	})
-}
-
-// BenchmarkGoMLXPosRoPE is the reference: GoMLX's own pos.RoPE on the same
-// shapes and backend, interleaved and with halves.
-func BenchmarkGoMLXPosRoPE(b *testing.B) {
-	for _, c := range []struct {
-		name        string
-		interleaved bool
-	}{{"4x32x4096x128", true}, {"half/4x32x4096x128", false}} {
-		b.Run(c.name, func(b *testing.B) {
-			r := pos.NewRoPE(10000).WithInterleaved(c.interleaved)
-			graphRoPEBench(b, func(x *Node) *Node {
-				positions := Iota(x.Graph(), shapes.Make(dtypes.Int32, benchSeq), 0)
-				q, _ := r.EncodeQK(x, x, positions, 2)
-				return q
-			})
-		})
-	}
-}
-
-// BenchmarkGraphSinusoidal builds the 8192×1024 table as a graph constant
-// (posenc.SinusoidalConst): a fresh host table plus the backend's fresh copy
-// of it, to compare with BenchmarkSinusoidalTable +
-// BenchmarkCopy/alloc-8192x1024 (and, without the allocations,
-// BenchmarkSinusoidal + BenchmarkCopy/8192x1024).
-func BenchmarkGraphSinusoidal(b *testing.B) {
-	b.Run("8192x1024", func(b *testing.B) {
-		backend := posenc.Backend()
-		s := posenc.NewSinusoidal(benchTableDim)
-		b.SetBytes(int64(4 * benchTableLen * benchTableDim))
-		build := func() {
-			g := NewGraph(backend, "sinusoidal")
-			posenc.SinusoidalConst(g, dtypes.Float32, s, 0, benchTableLen)
-			g.Finalize()
-		}
-		build() // warm up
-		for b.Loop() {
-			build()
 		}
 	})
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gomlx/gomlx/core/graph"
-	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/posenc/course/pkg/posenc"
 )
 
@@ -241,25 +239,20 @@ func ExampleLearned_CheckPositions() {
 	// posenc: positions[2] is past the learned table: max_len is 512, so positions must be in [0, 512), got 512
 }
 
-func ExampleChooseBackend() {
-	// The choice depends on GOMLX_BACKEND and on the installed XLA plugins,
-	// so this example prints no fixed output.
-	config, reason := posenc.ChooseBackend()
-	fmt.Printf("backend %s (%s)\n", config, reason)
-}
-
-func ExampleApplyRoPE() {
-	// RoPE inside a GoMLX graph, on the backend posenc.Backend() picks (it
-	// reports its choice on stderr, once). x is [seq=2, headDim=4] at
-	// positions 6 and 7.
-	x := tensors.FromValue([][]float32{{1, 0, 1, 0}, {1, 0, 1, 0}})
-	out := graph.MustExecOnce(posenc.Backend(), func(x *graph.Node) *graph.Node {
-		return posenc.ApplyRoPE(x, posenc.NewRoPE(4), 6)
-	}, x)
-	for _, r := range out.Value().([][]float32) {
-		fmt.Println(row(r))
+func ExampleRoPETablesTo() {
+	// The tables with which RoPE is two multiplications, a swap and an
+	// addition: rotate(x) = x⊙C + swap(x)⊙S. Head dimension 4 at position 1.
+	r := posenc.NewRoPE(4) // interleaved: pairs (0, 1) and (2, 3)
+	c, s := make([]float64, 4), make([]float64, 4)
+	if err := posenc.RoPETablesTo(c, s, r, 1); err != nil {
+		panic(err)
 	}
+	fmt.Println("C =", row(c))
+	fmt.Println("S =", row(s))
+	a, b := r.Pair(1)
+	fmt.Println("pair 1 is dimensions", a, b)
 	// Output:
-	// [0.9602 -0.2794 0.9982 0.0600]
-	// [0.7539 0.6570 0.9976 0.0699]
+	// C = [0.5403 0.5403 1.0000 1.0000]
+	// S = [-0.8415 0.8415 -0.0100 0.0100]
+	// pair 1 is dimensions 2 3
 }

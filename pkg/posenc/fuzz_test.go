@@ -409,3 +409,37 @@ func FuzzLearned(f *testing.F) {
 		}
 	})
 }
+
+func FuzzRoPETablesTo(f *testing.F) {
+	f.Add(8, 0, 10000.0, 0, 0, 1.0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 24, 24, 3)
+	f.Add(12, 4, 500000.0, 1, 4, 4.0, 4096, 0, 16.0, 2.0, 0.0, 0.0, 1.3, 36, 36, 100_000)
+	f.Add(8, 0, 10000.0, 0, 3, 2.0, 10, 1000, 0.0, 0.0, 0.0, 0.0, 0.0, 8, 16, 1<<40-1)
+	f.Add(7, 0, 10000.0, 0, 0, 1.0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 7, -1)
+	f.Fuzz(func(t *testing.T, headDim, rotaryDim int, base float64, layout, kind int, factor float64, origLen, seqLen int,
+		betaFast, betaSlow, low, high, attn float64, nC, nS, start int) {
+		r := fuzzRoPE(headDim, rotaryDim, base, layout, kind, factor, origLen, seqLen, betaFast, betaSlow, low, high, attn)
+		c, s := make([]float64, boundLen(nC, 4096)), make([]float64, boundLen(nS, 4096))
+		err := RoPETablesTo(c, s, r, start)
+		mustBeParamError(t, err)
+		if err != nil {
+			return
+		}
+		// Each pair's (C, S) is (cos, ±sin) times the attention factor, so
+		// C² + S² = af² on rotary dimensions; pass-through ones are (1, 0).
+		af := r.AttentionFactor()
+		for row := 0; row < len(c); row += r.HeadDim {
+			for j := range r.HeadDim {
+				cv, sv := c[row+j], s[row+j]
+				if j >= r.Rot() {
+					if cv != 1 || sv != 0 {
+						t.Fatalf("pass-through dim %d: (%v, %v); want (1, 0)", j, cv, sv)
+					}
+					continue
+				}
+				if d := math.Abs(cv*cv + sv*sv - af*af); !(d <= 1e-9*math.Max(1, af*af)) {
+					t.Fatalf("dim %d: C² + S² = %v; want af² = %v", j, cv*cv+sv*sv, af*af)
+				}
+			}
+		}
+	})
+}

@@ -2,6 +2,8 @@
 
 package posenc
 
+import "golang.org/x/sys/cpu"
+
 // The float32 hot paths (RoPE in both layouts, the sinusoidal table in both
 // layouts) have AVX2 kernels in simd_amd64.s. Pure Go cannot reach memory
 // speed on them: Go does not vectorise, and a scalar loop converting each
@@ -12,29 +14,9 @@ package posenc
 // the whole suite on the Go loops alone.
 
 // useSIMD selects the AVX2 kernels; it is false on CPUs (or operating
-// systems) without AVX2. Tests switch it off to exercise the Go loops.
-var useSIMD = detectAVX2()
-
-func detectAVX2() bool {
-	maxID, _, _, _ := cpuid(0, 0)
-	if maxID < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const osxsave, avx = 1 << 27, 1 << 28
-	if ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&6 != 6 { // the OS saves XMM and YMM state
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0 // AVX2
-}
-
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-
-func xgetbv() (eax, edx uint32)
+// systems that do not save the YMM registers) without AVX2, as x/sys/cpu
+// reports. Tests switch it off to exercise the Go loops.
+var useSIMD = cpu.X86.HasAVX2
 
 // ropeInterleavedF32AVX2 rotates pairs (src[2i], src[2i+1]) by (cos[i],
 // sin[i]) into out, for i < pairs; pairs must be a multiple of 4.

@@ -6,25 +6,6 @@
 // in float64, with the same operations in the same order as its Go loop
 // (no FMA), and rounds to float32 once.
 
-// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-TEXT ·cpuid(SB), NOSPLIT, $0-24
-	MOVL eaxArg+0(FP), AX
-	MOVL ecxArg+4(FP), CX
-	CPUID
-	MOVL AX, eax+8(FP)
-	MOVL BX, ebx+12(FP)
-	MOVL CX, ecx+16(FP)
-	MOVL DX, edx+20(FP)
-	RET
-
-// func xgetbv() (eax, edx uint32)
-TEXT ·xgetbv(SB), NOSPLIT, $0-8
-	MOVL $0, CX
-	XGETBV
-	MOVL AX, eax+0(FP)
-	MOVL DX, edx+4(FP)
-	RET
-
 // Sign bits of lanes 0 and 2: turns (s0, s0, s1, s1) into (−s0, s0, −s1, s1).
 DATA signEven<>+0(SB)/8, $0x8000000000000000
 DATA signEven<>+8(SB)/8, $0x0000000000000000

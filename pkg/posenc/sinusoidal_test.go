@@ -89,7 +89,7 @@ func assertRounded4[T Float](t *testing.T, what string, got []T, want []float64)
 }
 
 func TestSinusoidalGoldenDModel4(t *testing.T) {
-	// The golden row: d_model = 4, position 3, ω = (1, 1/100).
+	// The golden row of Vaswani et al.'s table: d_model = 4, position 3, ω = (1, 1/100).
 	want := []float64{0.1411, -0.9900, 0.0300, 0.9996}
 	got, err := SinusoidalTable[float64](NewSinusoidal(4), 3, 1)
 	if err != nil {

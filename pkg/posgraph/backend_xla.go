@@ -1,6 +1,6 @@
 //go:build cgo && !noxla && ((linux && (amd64 || arm64)) || (darwin && arm64) || (windows && amd64))
 
-package posenc
+package posgraph
 
 import (
 	"github.com/gomlx/go-xla/compute/xla"

@@ -1,4 +1,4 @@
-package posenc
+package posgraph
 
 import (
 	"os"
@@ -57,8 +57,8 @@ func TestNewBackend(t *testing.T) {
 
 	// A backend that is not compiled in is an error, not a panic.
 	t.Setenv(BackendEnvVar, "nosuch")
-	if b, err := NewBackend(); err == nil || b != nil || !strings.HasPrefix(err.Error(), `posenc: backend "nosuch" failed`) {
-		t.Errorf("GOMLX_BACKEND=nosuch: NewBackend() = %v, %v; want a posenc error", b, err)
+	if b, err := NewBackend(); err == nil || b != nil || !strings.HasPrefix(err.Error(), `posgraph: backend "nosuch" failed`) {
+		t.Errorf("GOMLX_BACKEND=nosuch: NewBackend() = %v, %v; want a posgraph error", b, err)
 	}
 
 	// XLA without its plugin: an error saying how to get one, never a download.
@@ -76,5 +76,13 @@ func TestBackendIsShared(t *testing.T) {
 	b := Backend()
 	if b == nil || Backend() != b {
 		t.Errorf("Backend() = %v, then %v; want one shared backend", b, Backend())
+	}
+}
+
+func TestBackendSummary(t *testing.T) {
+	got := BackendSummary()
+	config, reason := ChooseBackend()
+	if want := "GoMLX backend: " + config + " (" + reason + ")"; got != want {
+		t.Errorf("BackendSummary() = %q; want %q", got, want)
 	}
 }

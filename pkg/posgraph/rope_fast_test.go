@@ -1,6 +1,7 @@
-package posenc
+package posgraph
 
 import (
+	"github.com/posenc/course/pkg/posenc"
 	"math"
 	"testing"
 
@@ -24,8 +25,8 @@ func TestGraphApplyRoPEManyLeadingRows(t *testing.T) {
 	}
 	g.Finalize()
 	for _, lead := range []int{1, 2, maxConcatInputs, maxConcatInputs + 44, 2*maxConcatInputs + 88} {
-		for _, l := range []Layout{Interleaved, Halves} {
-			r := NewRoPE(hd).WithLayout(l)
+		for _, l := range []posenc.Layout{posenc.Interleaved, posenc.Halves} {
+			r := posenc.NewRoPE(hd).WithLayout(l)
 			if !canSwapFast(r, dtypes.Float32) {
 				t.Fatalf("%s: canSwapFast = false; want the fast path under test", ropeName(r))
 			}
@@ -34,9 +35,9 @@ func TestGraphApplyRoPEManyLeadingRows(t *testing.T) {
 				return ApplyRoPE(x, r, 5)
 			}, tensors.FromFlatDataAndDimensions(x, lead, seq, hd))
 			checkDims(t, out, lead, seq, hd)
-			cache, _ := NewRoPECache(r, 5+seq)
+			cache, _ := posenc.NewRoPECache(r, 5+seq)
 			want := make([]float32, len(x))
-			if err := ApplyRoPETo(want, x, cache, seq, 5); err != nil {
+			if err := posenc.ApplyRoPETo(want, x, cache, seq, 5); err != nil {
 				t.Fatal(err)
 			}
 			assertGraphClose(t, ropeName(r)+" lead "+itoa(lead), flat32(t, out), want)
@@ -49,16 +50,16 @@ func TestGraphApplyRoPEManyLeadingRows(t *testing.T) {
 func TestGraphApplyRoPEHalfPrecision(t *testing.T) {
 	rng := newRand(82)
 	for _, dtype := range []dtypes.DType{dtypes.Float16, dtypes.BFloat16} {
-		for _, l := range []Layout{Interleaved, Halves} {
-			r := NewRoPE(8).WithLayout(l)
+		for _, l := range []posenc.Layout{posenc.Interleaved, posenc.Halves} {
+			r := posenc.NewRoPE(8).WithLayout(l)
 			const lead, seq = 3, 5
 			x := randSlice[float32](rng, lead*seq*8)
 			out := graph.MustExecOnce(Backend(), func(x *graph.Node) *graph.Node {
 				return graph.ConvertDType(ApplyRoPE(graph.ConvertDType(x, dtype), r, 2), dtypes.Float32)
 			}, tensors.FromFlatDataAndDimensions(x, lead, seq, 8))
-			cache, _ := NewRoPECache(r, 2+seq)
+			cache, _ := posenc.NewRoPECache(r, 2+seq)
 			want := make([]float32, len(x))
-			if err := ApplyRoPETo(want, x, cache, seq, 2); err != nil {
+			if err := posenc.ApplyRoPETo(want, x, cache, seq, 2); err != nil {
 				t.Fatal(err)
 			}
 			// bfloat16 keeps 8 significant bits: three roundings of values

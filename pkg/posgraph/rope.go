@@ -1,17 +1,18 @@
-package posenc
+package posgraph
 
 import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/gobackend"
-	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX's idiom.
+	"github.com/gomlx/gomlx/core/graph"
+	"github.com/posenc/course/pkg/posenc"
 )
 
-// The graph RoPE computes y = x·C + swap(x)·S with two host-built tables of
-// the full head width: C repeats cos(mω_i) on both members of pair i, S holds
-// −sin(mω_i) on the first member and +sin(mω_i) on the second, and swap
-// exchanges the members of each pair. Dimensions past the rotary ones have
-// C = 1 and S = 0. This is the same rotation as the host layer, with no
-// sin/cos inside the graph.
+// The graph RoPE computes y = x·C + swap(x)·S with the two full-width
+// tables of posenc.RoPETablesTo: C repeats cos(mω_i) on both members of pair
+// i, S holds −sin(mω_i) on the first member and +sin(mω_i) on the second,
+// and swap exchanges the members of each pair. Dimensions past the rotary
+// ones have C = 1 and S = 0. This is the same rotation as the host layer,
+// with no sin or cos of float32 angles inside the graph.
 //
 // On the pure-Go backend every op is a separate pass over memory, so the
 // graph is arranged for few and cheap passes:
@@ -34,61 +35,46 @@ import (
 
 // ropeTables returns the [n, HeadDim] C and S tables for positions
 // start, …, start+n−1 (see above), in float64.
-func ropeTables(r RoPE, start, n int) (c, s []float64) {
+func ropeTables(r posenc.RoPE, start, n int) (c, s []float64) {
 	must(r.Validate())
-	must(checkPosition("start", start))
 	must(checkPositive("seq_len", n))
-	if start > maxPosition-n {
-		must(paramErr("start", start, "leaves the last position past 2^40"))
-	}
 	must(checkElements("seq_len×head_dim", n, r.HeadDim))
-	cache := newRoPECacheRange(r, start, n)
-	hd, half := r.HeadDim, cache.half
-	c, s = make([]float64, n*hd), make([]float64, n*hd)
-	for p := range n {
-		cr, sr := c[p*hd:(p+1)*hd], s[p*hd:(p+1)*hd]
-		for i := range half {
-			a, b := pairIndex(r.Layout, 2*half, i)
-			cos, sin := cache.cos[p*half+i], cache.sin[p*half+i]
-			cr[a], cr[b] = cos, cos
-			sr[a], sr[b] = -sin, sin
-		}
-		for j := 2 * half; j < hd; j++ {
-			cr[j] = 1
-		}
-	}
+	c, s = make([]float64, n*r.HeadDim), make([]float64, n*r.HeadDim)
+	must(posenc.RoPETablesTo(c, s, r, start))
 	return c, s
 }
 
 // swapPairs exchanges the two members of every rotary pair of x's last axis
 // and leaves the other dimensions in place.
-func swapPairs(x *Node, r RoPE) *Node {
+func swapPairs(x *graph.Node, r posenc.RoPE) *graph.Node {
 	hd, rot := r.HeadDim, r.Rot()
 	rank := x.Rank()
 	rotary := x
 	if rot < hd {
-		rotary = SliceAxis(x, -1, AxisRange(0, rot)) // [..., seq, rot]
+		rotary = graph.SliceAxis(x, -1, graph.AxisRange(0, rot)) // [..., seq, rot]
 	}
-	var swapped *Node
-	if r.Layout == Interleaved {
+	var swapped *graph.Node
+	if r.Layout == posenc.Interleaved {
 		dims := append([]int(nil), rotary.Shape().Dimensions...)
 		pairs := append(dims[:rank-1:rank-1], rot/2, 2)
-		swapped = Reshape(rotary, pairs...)                      // [..., seq, rot/2, 2]
-		swapped = Reverse(swapped, rank)                         // [..., seq, rot/2, 2]
-		swapped = Reshape(swapped, rotary.Shape().Dimensions...) // [..., seq, rot]
+		swapped = graph.Reshape(rotary, pairs...)                      // [..., seq, rot/2, 2]
+		swapped = graph.Reverse(swapped, rank)                         // [..., seq, rot/2, 2]
+		swapped = graph.Reshape(swapped, rotary.Shape().Dimensions...) // [..., seq, rot]
 	} else {
-		first := SliceAxis(rotary, -1, AxisRange(0, rot/2))    // [..., seq, rot/2]
-		second := SliceAxis(rotary, -1, AxisRange(rot/2, rot)) // [..., seq, rot/2]
-		swapped = Concatenate([]*Node{second, first}, -1)      // [..., seq, rot]
+		first := graph.SliceAxis(rotary, -1, graph.AxisRange(0, rot/2))    // [..., seq, rot/2]
+		second := graph.SliceAxis(rotary, -1, graph.AxisRange(rot/2, rot)) // [..., seq, rot/2]
+		swapped = graph.Concatenate([]*graph.Node{second, first}, -1)      // [..., seq, rot]
 	}
 	if rot < hd {
-		pass := SliceAxis(x, -1, AxisRange(rot, hd))      // [..., seq, hd−rot]
-		swapped = Concatenate([]*Node{swapped, pass}, -1) // [..., seq, hd]
+		pass := graph.SliceAxis(x, -1, graph.AxisRange(rot, hd))      // [..., seq, hd−rot]
+		swapped = graph.Concatenate([]*graph.Node{swapped, pass}, -1) // [..., seq, hd]
 	}
 	return swapped
 }
 
-func checkRoPEInput(x *Node, r RoPE) (seq int) {
+// checkRoPEInput validates r and x, shaped [..., seq, r.HeadDim], and
+// returns seq.
+func checkRoPEInput(x *graph.Node, r posenc.RoPE) (seq int) {
 	must(r.Validate())
 	checkFloatDType("x's dtype", x.DType())
 	seq, hd := lastDims("x", x)
@@ -99,32 +85,34 @@ func checkRoPEInput(x *Node, r RoPE) (seq int) {
 }
 
 // ApplyRoPE rotates queries or keys x, shaped [..., seq, r.HeadDim] (for
-// example [batch, heads, seq, headDim]), at positions start, …, start+seq−1.
-// It panics with a *ParamError for an invalid r, a last axis other than
+// example [batch, heads, seq, headDim]), at positions start, …, start+seq−1
+// (Su et al. 2021, "RoFormer", https://arxiv.org/abs/2104.09864, equation
+// 34), with r's layout, partial rotary dimension and frequency scaling. It
+// panics with a *posenc.ParamError for an invalid r, a last axis other than
 // r.HeadDim, or a non-float x.
-func ApplyRoPE(x *Node, r RoPE, start int) *Node {
+func ApplyRoPE(x *graph.Node, r posenc.RoPE, start int) *graph.Node {
 	seq := checkRoPEInput(x, r)
 	c, s := ropeTables(r, start, seq)
 	g, dtype, hd := x.Graph(), x.DType(), r.HeadDim
 	if canSwapFast(r, dtype) {
 		swapTableRows(s, r)
-		cn := broadcastTable(constFromFloat64(g, dtype, c, seq, hd), x) // [1 or ..., seq, hd]
-		sn := broadcastTable(constFromFloat64(g, dtype, s, seq, hd), x) // S̃, [1 or ..., seq, hd]
-		return Add(Mul(cn, x), swapPairsFast(Mul(sn, x), r))            // [..., seq, hd]
+		cn := broadcastTable(constFromFloat64(g, dtype, c, seq, hd), x)        // [1 or ..., seq, hd]
+		sn := broadcastTable(constFromFloat64(g, dtype, s, seq, hd), x)        // S̃, [1 or ..., seq, hd]
+		return graph.Add(graph.Mul(cn, x), swapPairsFast(graph.Mul(sn, x), r)) // [..., seq, hd]
 	}
-	cn := ExpandLeftToRank(constFromFloat64(g, dtype, c, seq, hd), x.Rank()) // [1..., seq, hd]
-	sn := ExpandLeftToRank(constFromFloat64(g, dtype, s, seq, hd), x.Rank()) // [1..., seq, hd]
-	return Add(Mul(x, cn), Mul(swapPairs(x, r), sn))                         // [..., seq, hd]
+	cn := graph.ExpandLeftToRank(constFromFloat64(g, dtype, c, seq, hd), x.Rank()) // [1..., seq, hd]
+	sn := graph.ExpandLeftToRank(constFromFloat64(g, dtype, s, seq, hd), x.Rank()) // [1..., seq, hd]
+	return graph.Add(graph.Mul(x, cn), graph.Mul(swapPairs(x, r), sn))             // [..., seq, hd]
 }
 
 // canSwapFast reports whether swapPairsFast applies: every dimension
 // rotates, and for the interleaved layout an unsigned integer type twice as
 // wide as dtype exists.
-func canSwapFast(r RoPE, dtype dtypes.DType) bool {
+func canSwapFast(r posenc.RoPE, dtype dtypes.DType) bool {
 	if r.Rot() != r.HeadDim {
 		return false
 	}
-	if r.Layout == Halves {
+	if r.Layout == posenc.Halves {
 		return true
 	}
 	_, ok := pairUint(dtype)
@@ -144,11 +132,11 @@ func pairUint(dtype dtypes.DType) (dtypes.DType, bool) {
 
 // swapTableRows swaps the members of every pair of each [HeadDim] row of
 // table (host side): S becomes S̃.
-func swapTableRows(table []float64, r RoPE) {
+func swapTableRows(table []float64, r posenc.RoPE) {
 	hd, half := r.HeadDim, r.Rot()/2
 	for row := 0; row+hd <= len(table); row += hd {
 		for i := range half {
-			a, b := pairIndex(r.Layout, 2*half, i)
+			a, b := r.Pair(i)
 			table[row+a], table[row+b] = table[row+b], table[row+a]
 		}
 	}
@@ -156,30 +144,31 @@ func swapTableRows(table []float64, r RoPE) {
 
 // swapPairsFast exchanges the members of every pair of x's last axis, for
 // r and x.DType() accepted by canSwapFast (see the top of this file).
-func swapPairsFast(x *Node, r RoPE) *Node {
+func swapPairsFast(x *graph.Node, r posenc.RoPE) *graph.Node {
 	dims := x.Shape().Dimensions
 	rank, hd := len(dims), r.HeadDim
 	split := append(append(make([]int, 0, rank+1), dims[:rank-1]...), 0, 0)
-	if r.Layout == Halves {
+	if r.Layout == posenc.Halves {
 		split[rank-1], split[rank] = 2, hd/2
-		return Reshape(Reverse(Reshape(x, split...), rank-1), dims...) // [..., seq, 2, hd/2] reversed
+		return graph.Reshape(graph.Reverse(graph.Reshape(x, split...), rank-1), dims...) // [..., seq, 2, hd/2] reversed
 	}
 	split[rank-1], split[rank] = hd/2, 2
 	wide, _ := pairUint(x.DType())
 	bits := x.DType().Bits()
-	u := Bitcast(Reshape(x, split...), wide)                                                // [..., seq, hd/2]
-	u = BitwiseOr(BitwiseShiftLeftScalar(u, bits), BitwiseShiftRightLogicalScalar(u, bits)) // members swapped
-	return Reshape(Bitcast(u, x.DType()), dims...)                                          // [..., seq, hd]
+	u := graph.Bitcast(graph.Reshape(x, split...), wide) // [..., seq, hd/2]
+	u = graph.BitwiseOr(graph.BitwiseShiftLeftScalar(u, bits),
+		graph.BitwiseShiftRightLogicalScalar(u, bits)) // members swapped
+	return graph.Reshape(graph.Bitcast(u, x.DType()), dims...) // [..., seq, hd]
 }
 
 // broadcastTable shapes t, [seq, hd], to multiply x, [..., seq, hd]: by
 // copies (broadcastLeading) on the pure-Go backend, by implicit
 // broadcasting elsewhere (see the top of this file).
-func broadcastTable(t, x *Node) *Node {
+func broadcastTable(t, x *graph.Node) *graph.Node {
 	if x.Graph().Backend().String() == gobackend.BackendName {
 		return broadcastLeading(t, x)
 	}
-	return ExpandLeftToRank(t, x.Rank())
+	return graph.ExpandLeftToRank(t, x.Rank())
 }
 
 // maxConcatInputs bounds the operands of one Concatenate in
@@ -190,28 +179,37 @@ const maxConcatInputs = 256
 // axes of like (shaped [..., seq, hd]) by concatenating copies: one memory
 // copy per repetition, where Mul's implicit broadcasting would walk an index
 // iterator per element.
-func broadcastLeading(t, like *Node) *Node {
+func broadcastLeading(t, like *graph.Node) *graph.Node {
 	dims := like.Shape().Dimensions
 	lead := 1
 	for _, d := range dims[:len(dims)-2] {
 		lead *= d
 	}
-	t = ExpandAxes(t, 0)    // [1, seq, hd]
-	for n := 1; n < lead; { // t holds n copies
+	t = graph.ExpandAxes(t, 0) // [1, seq, hd]
+	for n := 1; n < lead; {    // t holds n copies
 		k := min(maxConcatInputs, lead/n)
-		parts := make([]*Node, k, k+1)
+		parts := make([]*graph.Node, k, k+1)
 		for i := range parts {
 			parts[i] = t
 		}
 		if rest := lead - n*k; rest > 0 && k < maxConcatInputs {
-			parts = append(parts, Slice(t, AxisRange(0, rest)))
+			parts = append(parts, graph.Slice(t, graph.AxisRange(0, rest)))
 			n = lead
 		} else {
 			n *= k
 		}
-		t = Concatenate(parts, 0)
+		t = graph.Concatenate(parts, 0) // [n, seq, hd]
 	}
-	return Reshape(t, dims...)
+	return graph.Reshape(t, dims...) // [..., seq, hd]
+}
+
+// rotate returns x·c + swap(x)·s for tables c and s that broadcast to x
+// (s is S̃ when canSwapFast: see the top of this file).
+func rotate(x, c, s *graph.Node, r posenc.RoPE) *graph.Node {
+	if canSwapFast(r, x.DType()) {
+		return graph.Add(graph.Mul(x, c), swapPairsFast(graph.Mul(x, s), r)) // [..., seq, hd]
+	}
+	return graph.Add(graph.Mul(x, c), graph.Mul(swapPairs(x, r), s)) // [..., seq, hd]
 }
 
 // ApplyRoPEAt rotates x, shaped [..., seq, r.HeadDim], at explicit positions:
@@ -219,8 +217,10 @@ func broadcastLeading(t, like *Node) *Node {
 // Rows are gathered from host-built tables for positions [0, maxLen). Values
 // of a positions node are not known while the graph is built, and Gather
 // clamps out-of-range indices, so validate positions on the host (for
-// instance with ApplyRoPEAtTo's rules: 0 ≤ p < maxLen) before feeding them.
-func ApplyRoPEAt(x, positions *Node, r RoPE, maxLen int) *Node {
+// instance with posenc.ApplyRoPEAtTo's rules: 0 ≤ p < maxLen) before feeding
+// them. [RoPEEncoder] computes its tables from the positions instead, with
+// no maxLen.
+func ApplyRoPEAt(x, positions *graph.Node, r posenc.RoPE, maxLen int) *graph.Node {
 	seq := checkRoPEInput(x, r)
 	if !positions.DType().IsInt() {
 		must(paramErr("positions' dtype", positions.DType(), "must be an integer dtype"))
@@ -238,22 +238,25 @@ func ApplyRoPEAt(x, positions *Node, r RoPE, maxLen int) *Node {
 	if canSwapFast(r, dtype) {
 		swapTableRows(s, r) // S̃: see the top of this file
 	}
-	idx := ExpandAxes(ConvertDType(positions, dtypes.Int32), -1) // [[batch,] seq, 1]
-	cg := Gather(constFromFloat64(g, dtype, c, maxLen, hd), idx) // [[batch,] seq, hd]
-	sg := Gather(constFromFloat64(g, dtype, s, maxLen, hd), idx) // [[batch,] seq, hd]
-	if len(pd) == 2 {
-		// [batch, seq, hd] → [batch, 1..., seq, hd]
-		newDims := make([]int, x.Rank())
-		for i := range newDims {
-			newDims[i] = 1
-		}
-		newDims[0], newDims[x.Rank()-2], newDims[x.Rank()-1] = pd[0], seq, hd
-		cg, sg = Reshape(cg, newDims...), Reshape(sg, newDims...)
-	} else {
-		cg, sg = ExpandLeftToRank(cg, x.Rank()), ExpandLeftToRank(sg, x.Rank()) // [1..., seq, hd]
+	idx := graph.ExpandAxes(graph.ConvertDType(positions, dtypes.Int32), -1) // [[batch,] seq, 1]
+	cg := graph.Gather(constFromFloat64(g, dtype, c, maxLen, hd), idx)       // [[batch,] seq, hd]
+	sg := graph.Gather(constFromFloat64(g, dtype, s, maxLen, hd), idx)       // [[batch,] seq, hd]
+	cg, sg = alignTables(cg, sg, x, x.Rank()-2)                              // broadcast to x
+	return rotate(x, cg, sg, r)                                              // [..., seq, hd]
+}
+
+// alignTables reshapes tables shaped [seq, hd] or [batch, seq, hd] to
+// broadcast against x: batch on axis 0, seq on seqAxis, hd last, 1
+// elsewhere.
+func alignTables(c, s, x *graph.Node, seqAxis int) (*graph.Node, *graph.Node) {
+	td := c.Shape().Dimensions
+	dims := make([]int, x.Rank())
+	for i := range dims {
+		dims[i] = 1
 	}
-	if canSwapFast(r, dtype) {
-		return Add(Mul(x, cg), swapPairsFast(Mul(x, sg), r)) // [..., seq, hd]
+	dims[seqAxis], dims[len(dims)-1] = td[len(td)-2], td[len(td)-1]
+	if len(td) == 3 {
+		dims[0] = td[0]
 	}
-	return Add(Mul(x, cg), Mul(swapPairs(x, r), sg)) // [..., seq, hd]
+	return graph.Reshape(c, dims...), graph.Reshape(s, dims...) // [batch or 1, …, seq at seqAxis, …, hd]
 }

@@ -1,6 +1,7 @@
-package posenc
+package posgraph
 
 import (
+	"github.com/posenc/course/pkg/posenc"
 	"math"
 	"testing"
 
@@ -87,8 +88,8 @@ func TestAttentionWithALiBiBias(t *testing.T) {
 	for _, causal := range []bool{false, true} {
 		q, k, v := randSlice[float64](rng, batch*heads*n*d), randSlice[float64](rng, batch*heads*n*d), randSlice[float64](rng, batch*heads*n*dv)
 		bias := make([]float64, heads*n*n)
-		slopes, _ := ALiBiSlopes(heads)
-		if err := ALiBiBiasTo(bias, slopes, n, n, causal); err != nil {
+		slopes, _ := posenc.ALiBiSlopes(heads)
+		if err := posenc.ALiBiBiasTo(bias, slopes, n, n, causal); err != nil {
 			t.Fatal(err)
 		}
 		// [batch, heads] flattened into one leading axis of batch·heads; the

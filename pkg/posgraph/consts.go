@@ -1,31 +1,14 @@
-package posenc
+package posgraph
 
 import (
 	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 )
 
-// Graph-layer conventions. Every graph function validates its configuration
-// and shapes while the graph is being built and panics with the same
-// *ParamError the host layer would return: GoMLX's convention for errors in
-// graph construction (graph.Exec's non-Must calls turn the panic into an
-// error). Tables that depend only on shapes and configuration are computed
-// by the host layer in float64 and enter the graph as constants.
-
-// must panics with err when it is not nil: the graph layer's error path.
-func must(err error) {
-	if err != nil {
-		panic(err)
-	}
-}
-
-// checkFloatDType panics unless dtype is a floating-point type.
-func checkFloatDType(param string, dtype dtypes.DType) {
-	if !dtype.IsFloat() {
-		must(paramErr(param, dtype, "must be a floating-point dtype"))
-	}
-}
+// Tables that depend only on shapes and configuration are computed by the
+// host layer (pkg/posenc) in float64 and enter the graph as constants.
 
 // constFromFloat64 returns data, a host table of the given dimensions, as a
 // constant of dtype. Float64 and Float32 are rounded once on the host; other
@@ -52,8 +35,29 @@ func constFromFloat32(g *graph.Graph, dtype dtypes.DType, data []float32, dims .
 	return c
 }
 
+// constFilled returns a constant of dtype and the given dimensions whose
+// values fill writes into a host tensor of element type T (float32 or
+// float64), converted in the graph when dtype is narrower than T. The host
+// table is written straight into the tensor that becomes the constant, so
+// building it costs the host table plus the one copy the backend makes of
+// every constant.
+func constFilled[T float32 | float64](g *graph.Graph, dtype dtypes.DType, fill func([]T) error, dims ...int) *graph.Node {
+	t := tensors.FromShape(shapes.Make(dtypes.FromGenericsType[T](), dims...))
+	defer func() { _ = t.FinalizeAll() }() // the constant holds its own copy
+	var err error
+	if accessErr := tensors.MutableFlatData(t, func(flat []T) { err = fill(flat) }); accessErr != nil {
+		panic(accessErr)
+	}
+	must(err)
+	c := graph.ConstTensor(g, t)
+	if c.DType() != dtype {
+		c = graph.ConvertDType(c, dtype)
+	}
+	return c
+}
+
 // lastDims returns the sizes of the last two axes of x, panicking with a
-// *ParamError naming param when x has rank < 2.
+// *posenc.ParamError naming param when x has rank < 2.
 func lastDims(param string, x *graph.Node) (seq, dim int) {
 	if x.Rank() < 2 {
 		must(paramErr("rank("+param+")", x.Rank(), "must be >= 2 ([..., seq, dim])"))

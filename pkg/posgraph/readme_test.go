@@ -1,4 +1,4 @@
-package posenc_test
+package posgraph_test
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package posenc
+package posgraph
 
 import (
 	"fmt"
@@ -36,22 +36,35 @@ func ChooseBackend() (config, reason string) {
 	return "go", "no XLA PJRT plugin is installed (the pure-Go backend needs none)"
 }
 
-// NewBackend creates the backend ChooseBackend picks and prints one line to
-// stderr saying which and why. It never downloads anything: when
-// GOMLX_BACKEND asks for XLA and no plugin is installed, it returns an error
-// saying how to install one.
+// NewBackend creates the backend ChooseBackend picks. It prints nothing
+// (BackendSummary says which backend runs and why, for a program or a
+// notebook to show once) and never downloads anything: when GOMLX_BACKEND
+// asks for XLA and no plugin is installed, it returns an error saying how to
+// install one.
 func NewBackend() (compute.Backend, error) {
-	config, reason := ChooseBackend()
+	config, _ := ChooseBackend()
 	b, err := newWithConfig(config)
 	if err != nil {
 		if strings.HasPrefix(config, "xla") {
-			return nil, fmt.Errorf("posenc: backend %q failed (%v); install the XLA PJRT plugin "+
+			return nil, fmt.Errorf("posgraph: backend %q failed (%v); install the XLA PJRT plugin "+
 				"(make xla, which downloads it) or set %s=go", config, err, BackendEnvVar)
 		}
-		return nil, fmt.Errorf("posenc: backend %q failed: %w", config, err)
+		return nil, fmt.Errorf("posgraph: backend %q failed: %w", config, err)
 	}
-	fmt.Fprintf(os.Stderr, "posenc: backend %s: %s\n", config, reason)
 	return b, nil
+}
+
+// BackendSummary returns one line saying which backend Backend uses and
+// why, e.g. "GoMLX backend: go (no XLA PJRT plugin is installed …)". It
+// creates the shared backend if it does not exist yet, and reports its
+// error instead when that fails.
+func BackendSummary() string {
+	config, reason := ChooseBackend()
+	defaultBackend.once.Do(initDefaultBackend)
+	if defaultBackend.err != nil {
+		return "GoMLX backend: none: " + defaultBackend.err.Error()
+	}
+	return "GoMLX backend: " + config + " (" + reason + ")"
 }
 
 // newWithConfig is compute.NewWithConfig, which panics, rather than
@@ -73,13 +86,13 @@ var defaultBackend struct {
 	err  error
 }
 
+func initDefaultBackend() { defaultBackend.b, defaultBackend.err = NewBackend() }
+
 // Backend returns a backend shared by the whole program, created by
 // NewBackend on first use. It panics if that fails: notebooks and examples
 // call it, and there is nothing they could do with the error but stop.
 func Backend() compute.Backend {
-	defaultBackend.once.Do(func() {
-		defaultBackend.b, defaultBackend.err = NewBackend()
-	})
+	defaultBackend.once.Do(initDefaultBackend)
 	if defaultBackend.err != nil {
 		panic(defaultBackend.err)
 	}

@@ -1,7 +1,8 @@
-package posenc
+package posgraph
 
 import (
 	"errors"
+	"github.com/posenc/course/pkg/posenc"
 	"math"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 )
 
 // The graph layer must compute what the host layer computes. Each test
-// builds a small graph on posenc.Backend() (the pure-Go backend here) and
+// builds a small graph on Backend() (the pure-Go backend here) and
 // compares its output with the host function it mirrors.
 
 // graphTol is the float32 tolerance between graph and host results: the
@@ -41,7 +42,7 @@ func flat64(t *testing.T, x *tensors.Tensor) []float64 {
 
 // assertGraphClose compares float32 graph output with a host result to
 // graphTol relative to max(1, |want|).
-func assertGraphClose[U Float](t *testing.T, what string, got []float32, want []U) {
+func assertGraphClose[U posenc.Float](t *testing.T, what string, got []float32, want []U) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d values; want %d", what, len(got), len(want))
@@ -71,9 +72,9 @@ func checkDims(t *testing.T, x *tensors.Tensor, dims ...int) {
 }
 
 func TestGraphSinusoidalConst(t *testing.T) {
-	for _, s := range []Sinusoidal{NewSinusoidal(16), NewSinusoidal(10).WithTensor2Tensor()} {
+	for _, s := range []posenc.Sinusoidal{posenc.NewSinusoidal(16), posenc.NewSinusoidal(10).WithTensor2Tensor()} {
 		const start, n = 999_990, 20
-		want, _ := SinusoidalTable[float64](s, start, n)
+		want, _ := posenc.SinusoidalTable[float64](s, start, n)
 		out32 := graph.MustExecOnce(Backend(), func(g *graph.Graph) *graph.Node {
 			return SinusoidalConst(g, dtypes.Float32, s, start, n)
 		})
@@ -90,7 +91,7 @@ func TestGraphAddSinusoidal(t *testing.T) {
 	rng := newRand(10)
 	for _, dims := range [][]int{{7, 16}, {3, 7, 16}} {
 		for _, scale := range []bool{false, true} {
-			s := NewSinusoidal(16).WithLayout(Halves)
+			s := posenc.NewSinusoidal(16).WithLayout(posenc.Halves)
 			const start = 5
 			n := 1
 			for _, d := range dims {
@@ -104,7 +105,7 @@ func TestGraphAddSinusoidal(t *testing.T) {
 			want := make([]float32, n)
 			rowsPerBatch := dims[len(dims)-2] * 16
 			for b := 0; b < n; b += rowsPerBatch {
-				if err := AddSinusoidalTo(want[b:b+rowsPerBatch], x[b:b+rowsPerBatch], s, start, scale); err != nil {
+				if err := posenc.AddSinusoidalTo(want[b:b+rowsPerBatch], x[b:b+rowsPerBatch], s, start, scale); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -115,10 +116,10 @@ func TestGraphAddSinusoidal(t *testing.T) {
 
 func TestGraphApplyRoPE(t *testing.T) {
 	rng := newRand(11)
-	for _, r := range []RoPE{
-		NewRoPE(8), NewRoPE(8).WithLayout(Halves),
-		NewRoPE(10).WithRotaryDim(6), NewRoPE(12).WithRotaryDim(4).WithLayout(Halves),
-		NewRoPE(16).WithScaling(YaRNScaling(4, 32)),
+	for _, r := range []posenc.RoPE{
+		posenc.NewRoPE(8), posenc.NewRoPE(8).WithLayout(posenc.Halves),
+		posenc.NewRoPE(10).WithRotaryDim(6), posenc.NewRoPE(12).WithRotaryDim(4).WithLayout(posenc.Halves),
+		posenc.NewRoPE(16).WithScaling(posenc.YaRNScaling(4, 32)),
 	} {
 		for _, dims := range [][]int{{5, r.HeadDim}, {3, 5, r.HeadDim}, {2, 3, 5, r.HeadDim}} {
 			for _, start := range []int{0, 17} {
@@ -131,12 +132,12 @@ func TestGraphApplyRoPE(t *testing.T) {
 					return ApplyRoPE(x, r, start)
 				}, tensors.FromFlatDataAndDimensions(x, dims...))
 				checkDims(t, out, dims...)
-				cache, err := NewRoPECache(r, start+5)
+				cache, err := posenc.NewRoPECache(r, start+5)
 				if err != nil {
 					t.Fatal(err)
 				}
 				want := make([]float32, n)
-				if err := ApplyRoPETo(want, x, cache, 5, start); err != nil {
+				if err := posenc.ApplyRoPETo(want, x, cache, 5, start); err != nil {
 					t.Fatal(err)
 				}
 				assertGraphClose(t, ropeName(r)+" rank "+itoa(len(dims))+" start "+itoa(start), flat32(t, out), want)
@@ -144,14 +145,14 @@ func TestGraphApplyRoPE(t *testing.T) {
 		}
 	}
 	// float64 graphs agree with the float64 host layer to rounding.
-	r := NewRoPE(8).WithLayout(Halves)
+	r := posenc.NewRoPE(8).WithLayout(posenc.Halves)
 	x := randSlice[float64](rng, 3*8)
 	out := graph.MustExecOnce(Backend(), func(x *graph.Node) *graph.Node {
 		return ApplyRoPE(x, r, 1000)
 	}, tensors.FromFlatDataAndDimensions(x, 3, 8))
-	cache, _ := NewRoPECache(r, 1003)
+	cache, _ := posenc.NewRoPECache(r, 1003)
 	want := make([]float64, len(x))
-	if err := ApplyRoPETo(want, x, cache, 3, 1000); err != nil {
+	if err := posenc.ApplyRoPETo(want, x, cache, 3, 1000); err != nil {
 		t.Fatal(err)
 	}
 	assertClose(t, "float64 graph", flat64(t, out), want, 1e-14)
@@ -159,10 +160,10 @@ func TestGraphApplyRoPE(t *testing.T) {
 
 func TestGraphApplyRoPEAt(t *testing.T) {
 	rng := newRand(12)
-	for _, r := range []RoPE{NewRoPE(8), NewRoPE(10).WithRotaryDim(6).WithLayout(Halves)} {
+	for _, r := range []posenc.RoPE{posenc.NewRoPE(8), posenc.NewRoPE(10).WithRotaryDim(6).WithLayout(posenc.Halves)} {
 		const maxLen, seq, heads, batch = 64, 4, 3, 2
 		hd := r.HeadDim
-		cache, _ := NewRoPECache(r, maxLen)
+		cache, _ := posenc.NewRoPECache(r, maxLen)
 
 		// Positions [seq] for x [heads, seq, hd].
 		pos1 := []int32{7, 0, 63, 7}
@@ -171,7 +172,7 @@ func TestGraphApplyRoPEAt(t *testing.T) {
 			return ApplyRoPEAt(x, p, r, maxLen)
 		}, tensors.FromFlatDataAndDimensions(x, heads, seq, hd), pos1)
 		want := make([]float32, len(x))
-		if err := ApplyRoPEAtTo(want, x, cache, []int{7, 0, 63, 7}); err != nil {
+		if err := posenc.ApplyRoPEAtTo(want, x, cache, []int{7, 0, 63, 7}); err != nil {
 			t.Fatal(err)
 		}
 		assertGraphClose(t, ropeName(r)+" positions [seq]", flat32(t, out), want)
@@ -192,7 +193,7 @@ func TestGraphApplyRoPEAt(t *testing.T) {
 			per := n / batch
 			for b := range batch {
 				p := []int{int(pos2[b][0]), int(pos2[b][1]), int(pos2[b][2]), int(pos2[b][3])}
-				if err := ApplyRoPEAtTo(want[b*per:(b+1)*per], x[b*per:(b+1)*per], cache, p); err != nil {
+				if err := posenc.ApplyRoPEAtTo(want[b*per:(b+1)*per], x[b*per:(b+1)*per], cache, p); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -206,9 +207,9 @@ func TestGraphALiBi(t *testing.T) {
 		for _, causal := range []bool{false, true} {
 			const heads, batch = 6, 2
 			q, k := sz[0], sz[1]
-			slopes, _ := ALiBiSlopes(heads)
+			slopes, _ := posenc.ALiBiSlopes(heads)
 			want := make([]float32, heads*q*k)
-			if err := ALiBiBiasTo(want, slopes, q, k, causal); err != nil {
+			if err := posenc.ALiBiBiasTo(want, slopes, q, k, causal); err != nil {
 				t.Fatal(err)
 			}
 			c := graph.MustExecOnce(Backend(), func(g *graph.Graph) *graph.Node {
@@ -237,14 +238,14 @@ func TestGraphALiBi(t *testing.T) {
 				return ALiBiConst(g, dtypes.Float64, heads, q, k, causal)
 			})
 			want64 := make([]float64, heads*q*k)
-			_ = ALiBiBiasTo(want64, slopes, q, k, causal)
+			_ = posenc.ALiBiBiasTo(want64, slopes, q, k, causal)
 			assertClose(t, "ALiBiConst float64", flat64(t, out64), want64, 0)
 		}
 	}
 }
 
 func TestGraphT5Bias(t *testing.T) {
-	for _, tb := range []T5Buckets{NewT5Buckets(), {NumBuckets: 8, MaxDistance: 20}} {
+	for _, tb := range []posenc.T5Buckets{posenc.NewT5Buckets(), {NumBuckets: 8, MaxDistance: 20}} {
 		const heads, q, k = 3, 5, 40
 		store := model.NewStore()
 		out := model.MustCallOnce(Backend(), store, func(scope *model.Scope, g *graph.Graph) *graph.Node {
@@ -283,33 +284,33 @@ func TestGraphT5Bias(t *testing.T) {
 
 func TestGraphLearned(t *testing.T) {
 	rng := newRand(13)
-	l := NewLearned(12, 4)
+	l := posenc.NewLearned(12, 4)
 	const batch, seq, start = 2, 5, 6
 	x := randSlice[float32](rng, batch*seq*4)
 	store := model.NewStore()
 	out := model.MustCallOnce(Backend(), store, func(scope *model.Scope, x *graph.Node) *graph.Node {
-		return l.Add(scope, x, start)
+		return AddLearned(scope, x, l, start)
 	}, tensors.FromFlatDataAndDimensions(x, batch, seq, 4))
 	v := store.RootScope().GetVariable(LearnedVariableName)
 	if v == nil {
-		t.Fatalf("no variable %q after Add", LearnedVariableName)
+		t.Fatalf("no variable %q after AddLearned", LearnedVariableName)
 	}
 	checkDims(t, v.MustValue(), 12, 4)
 	table := flat32(t, v.MustValue())
 	rows := make([]float32, seq*4)
-	if err := LearnedLookupTo(rows, table, l, []int{6, 7, 8, 9, 10}); err != nil {
+	if err := posenc.LearnedLookupTo(rows, table, l, []int{6, 7, 8, 9, 10}); err != nil {
 		t.Fatal(err)
 	}
 	want := make([]float32, len(x))
 	for i := range want {
 		want[i] = x[i] + rows[i%(seq*4)]
 	}
-	assertGraphClose(t, "Learned.Add", flat32(t, out), want)
+	assertGraphClose(t, "AddLearned", flat32(t, out), want)
 
 	// AddAt with [seq] and [batch, seq] positions, on the same store.
 	for _, positions := range []any{[]int32{0, 11, 3, 3, 5}, [][]int32{{0, 1, 2, 3, 4}, {11, 10, 9, 8, 7}}} {
 		out := model.MustCallOnce(Backend(), store, func(scope *model.Scope, x, p *graph.Node) *graph.Node {
-			return l.AddAt(scope, x, p)
+			return AddLearnedAt(scope, x, p, l)
 		}, tensors.FromFlatDataAndDimensions(x, batch, seq, 4), positions)
 		want := make([]float32, len(x))
 		for b := range batch {
@@ -324,19 +325,19 @@ func TestGraphLearned(t *testing.T) {
 					p = append(p, int(v))
 				}
 			}
-			if err := LearnedLookupTo(rows, table, l, p); err != nil {
+			if err := posenc.LearnedLookupTo(rows, table, l, p); err != nil {
 				t.Fatal(err)
 			}
 			for i := range rows {
 				want[b*seq*4+i] = x[b*seq*4+i] + rows[i]
 			}
 		}
-		assertGraphClose(t, "Learned.AddAt", flat32(t, out), want)
+		assertGraphClose(t, "AddLearnedAt", flat32(t, out), want)
 	}
 }
 
 // TestGraphParamErrors checks that graph functions panic, while the graph
-// is built, with the *ParamError the host layer would return.
+// is built, with the *posenc.ParamError the host layer would return.
 func TestGraphParamErrors(t *testing.T) {
 	g := graph.NewGraph(Backend(), "bad_config")
 	defer g.Finalize()
@@ -352,33 +353,34 @@ func TestGraphParamErrors(t *testing.T) {
 		name, param, value string
 		build              func()
 	}{
-		{"SinusoidalConst odd dim", "dim", "7", func() { SinusoidalConst(g, dtypes.Float32, NewSinusoidal(7), 0, 3) }},
-		{"SinusoidalConst n 0", "n", "0", func() { SinusoidalConst(g, dtypes.Float32, NewSinusoidal(8), 0, 0) }},
-		{"SinusoidalConst int dtype", "dtype", "Int32", func() { SinusoidalConst(g, dtypes.Int32, NewSinusoidal(8), 0, 3) }},
-		{"SinusoidalConst negative start", "start", "-1", func() { SinusoidalConst(g, dtypes.Float32, NewSinusoidal(8), -1, 3) }},
-		{"AddSinusoidal wrong dim", "x's last axis", "6", func() { AddSinusoidal(x6, NewSinusoidal(8), 0, false) }},
-		{"AddSinusoidal rank 1", "rank(x)", "1", func() { AddSinusoidal(vec, NewSinusoidal(8), 0, false) }},
-		{"ApplyRoPE odd head_dim", "head_dim", "7", func() { ApplyRoPE(x8, NewRoPE(7), 0) }},
-		{"ApplyRoPE wrong head_dim", "x's last axis", "6", func() { ApplyRoPE(x6, NewRoPE(8), 0) }},
-		{"ApplyRoPE int x", "x's dtype", "Int32", func() { ApplyRoPE(xInt, NewRoPE(8), 0) }},
-		{"ApplyRoPE base 1", "base", "1", func() { ApplyRoPE(x8, NewRoPE(8).WithBase(1), 0) }},
-		{"ApplyRoPE negative start", "start", "-3", func() { ApplyRoPE(x8, NewRoPE(8), -3) }},
-		{"ApplyRoPE factor < 1", "factor", "0.5", func() { ApplyRoPE(x8, NewRoPE(8).WithScaling(LinearScaling(0.5)), 0) }},
-		{"ApplyRoPEAt float positions", "positions' dtype", "Float32", func() { ApplyRoPEAt(x8, posF, NewRoPE(8), 10) }},
-		{"ApplyRoPEAt wrong positions shape", "positions' shape", "[3]", func() { ApplyRoPEAt(x8, pos3, NewRoPE(8), 10) }},
-		{"ApplyRoPEAt max_len 0", "max_len", "0", func() { ApplyRoPEAt(x8, graph.Parameter(g, "p5", shapes.Make(dtypes.Int32, 5)), NewRoPE(8), 0) }},
+		{"SinusoidalConst odd dim", "dim", "7", func() { SinusoidalConst(g, dtypes.Float32, posenc.NewSinusoidal(7), 0, 3) }},
+		{"SinusoidalConst n 0", "n", "0", func() { SinusoidalConst(g, dtypes.Float32, posenc.NewSinusoidal(8), 0, 0) }},
+		{"SinusoidalConst int dtype", "dtype", "Int32", func() { SinusoidalConst(g, dtypes.Int32, posenc.NewSinusoidal(8), 0, 3) }},
+		{"SinusoidalConst negative start", "start", "-1", func() { SinusoidalConst(g, dtypes.Float32, posenc.NewSinusoidal(8), -1, 3) }},
+		{"AddSinusoidal wrong dim", "x's last axis", "6", func() { AddSinusoidal(x6, posenc.NewSinusoidal(8), 0, false) }},
+		{"AddSinusoidal rank 1", "rank(x)", "1", func() { AddSinusoidal(vec, posenc.NewSinusoidal(8), 0, false) }},
+		{"ApplyRoPE odd head_dim", "head_dim", "7", func() { ApplyRoPE(x8, posenc.NewRoPE(7), 0) }},
+		{"ApplyRoPE wrong head_dim", "x's last axis", "6", func() { ApplyRoPE(x6, posenc.NewRoPE(8), 0) }},
+		{"ApplyRoPE int x", "x's dtype", "Int32", func() { ApplyRoPE(xInt, posenc.NewRoPE(8), 0) }},
+		{"ApplyRoPE base 1", "base", "1", func() { ApplyRoPE(x8, posenc.NewRoPE(8).WithBase(1), 0) }},
+		{"ApplyRoPE negative start", "start", "-3", func() { ApplyRoPE(x8, posenc.NewRoPE(8), -3) }},
+		{"ApplyRoPE factor < 1", "factor", "0.5", func() { ApplyRoPE(x8, posenc.NewRoPE(8).WithScaling(posenc.LinearScaling(0.5)), 0) }},
+		{"ApplyRoPEAt float positions", "positions' dtype", "Float32", func() { ApplyRoPEAt(x8, posF, posenc.NewRoPE(8), 10) }},
+		{"ApplyRoPEAt wrong positions shape", "positions' shape", "[3]", func() { ApplyRoPEAt(x8, pos3, posenc.NewRoPE(8), 10) }},
+		{"ApplyRoPEAt max_len 0", "max_len", "0", func() { ApplyRoPEAt(x8, graph.Parameter(g, "p5", shapes.Make(dtypes.Int32, 5)), posenc.NewRoPE(8), 0) }},
 		{"ALiBiConst heads 0", "heads", "0", func() { ALiBiConst(g, dtypes.Float32, 0, 3, 3, true) }},
 		{"ALiBiConst q > k", "q_len", "4", func() { ALiBiConst(g, dtypes.Float32, 2, 4, 3, true) }},
 		{"AddALiBi rank 2", "rank(logits)", "2", func() { AddALiBi(x6, false) }},
 		{"T5Bias bad buckets", "num_buckets", "3", func() {
-			T5Bias(scope, g, dtypes.Float32, T5Buckets{NumBuckets: 3, MaxDistance: 10, Bidirectional: true}, 2, 3, 3)
+			T5Bias(scope, g, dtypes.Float32, posenc.T5Buckets{NumBuckets: 3, MaxDistance: 10, Bidirectional: true}, 2, 3, 3)
 		}},
-		{"T5Bias heads 0", "heads", "0", func() { T5Bias(scope, g, dtypes.Float32, NewT5Buckets(), 0, 3, 3) }},
-		{"T5Bias q_len 0", "q_len", "0", func() { T5Bias(scope, g, dtypes.Float32, NewT5Buckets(), 2, 0, 3) }},
-		{"Learned.Add past table", "start+seq_len", "13", func() { NewLearned(12, 8).Add(scope, x8, 8) }},
-		{"Learned.Add wrong dim", "x's last axis", "8", func() { NewLearned(12, 4).Add(scope, x8, 0) }},
-		{"Learned.AddAt float positions", "positions' dtype", "Float32", func() { NewLearned(12, 8).AddAt(scope, x8, posF) }},
-		{"Learned.Table max_len 0", "max_len", "0", func() { NewLearned(0, 8).Table(scope, g, dtypes.Float32) }},
+		{"T5Bias heads 0", "heads", "0", func() { T5Bias(scope, g, dtypes.Float32, posenc.NewT5Buckets(), 0, 3, 3) }},
+		{"T5Bias q_len 0", "q_len", "0", func() { T5Bias(scope, g, dtypes.Float32, posenc.NewT5Buckets(), 2, 0, 3) }},
+		{"AddLearned past table", "start+seq_len", "13", func() { AddLearned(scope, x8, posenc.NewLearned(12, 8), 8) }},
+		{"AddLearned wrong dim", "x's last axis", "8", func() { AddLearned(scope, x8, posenc.NewLearned(12, 4), 0) }},
+		{"AddLearned negative start", "start", "-1", func() { AddLearned(scope, x8, posenc.NewLearned(12, 8), -1) }},
+		{"AddLearnedAt float positions", "positions' dtype", "Float32", func() { AddLearnedAt(scope, x8, posF, posenc.NewLearned(12, 8)) }},
+		{"LearnedTable max_len 0", "max_len", "0", func() { LearnedTable(scope, g, posenc.NewLearned(0, 8), dtypes.Float32) }},
 		{"AttentionWeights d mismatch", "k's last axis", "6", func() { AttentionWeights(x8, x6, nil) }},
 		{"Attention rank 1", "rank(q)", "1", func() { Attention(vec, x8, x8, nil) }},
 	} {
@@ -387,14 +389,14 @@ func TestGraphParamErrors(t *testing.T) {
 }
 
 // TestGraphParamErrorThroughExec checks that graph.CallOnce turns the panic
-// into an error that still unwraps to the *ParamError.
+// into an error that still unwraps to the *posenc.ParamError.
 func TestGraphParamErrorThroughExec(t *testing.T) {
 	_, err := graph.CallOnce(Backend(), func(x *graph.Node) *graph.Node {
-		return ApplyRoPE(x, NewRoPE(7), 0)
+		return ApplyRoPE(x, posenc.NewRoPE(7), 0)
 	}, tensors.FromFlatDataAndDimensions(make([]float32, 14), 2, 7))
-	var pe *ParamError
+	var pe *posenc.ParamError
 	if !errors.As(err, &pe) {
-		t.Fatalf("err = %v; want a wrapped *ParamError", err)
+		t.Fatalf("err = %v; want a wrapped *posenc.ParamError", err)
 	}
 	checkParamMessage(t, pe.Error(), "head_dim", "7")
 }
