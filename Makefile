@@ -56,8 +56,9 @@ run-notebooks: ## execute every notebook headless (temporary copies) and time ea
 notebooks: install-test ## regenerate notebooks from lessons and execute them (N=01 for one)
 	$(GO) run ./cmd/course notebooks $(N)
 
-bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json
+bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json; then the graph layer on xla:cpu
 	GOMLX_BACKEND=go $(GO) run ./cmd/bench
+	@scripts/xla-test.sh --bench
 
 lint-docker: ## lint docker/Dockerfile and docker/compose.yaml (dockerfilelint, pinned, via npm)
 	@scripts/lint-dockerfile.sh

@@ -17,7 +17,11 @@
 #
 # Notebooks listed in XLA_KNOWN_FAILING (lesson numbers) are not run on XLA,
 # and the script names them: their checks hold on the Go backend but not on
-# XLA (see the report below the run).
+# XLA.
+#
+# --bench: instead of the tests, cmd/xla-check on the same plugin: host/graph
+# agreement, posgraph.ApplyRoPE against GoMLX's pos.RoPE in time, training
+# steps per second (make bench).
 #
 # Environment: XLA_PLUGIN_DIR, XLA_KNOWN_FAILING, COURSE_TOOLS, GO.
 set -euo pipefail
@@ -36,6 +40,16 @@ WHEEL_PLUGIN=lammps_jax_pjrt_cpu/pjrt_c_api_cpu_plugin.so
 # steps on the Go backend and not on XLA, whose float32 sums round
 # differently; the lesson's claim is about one run, not a property.
 XLA_KNOWN_FAILING=${XLA_KNOWN_FAILING-03}
+
+bench=0
+case "${1:-}" in
+--bench) bench=1 ;;
+"") ;;
+*)
+	echo "usage: xla-test.sh [--bench]" >&2
+	exit 2
+	;;
+esac
 
 say() { printf 'xla-test: %s\n' "$*"; }
 die() {
@@ -96,6 +110,10 @@ fi
 export PJRT_PLUGIN_LIBRARY_PATH=$dir GOMLX_BACKEND=xla:cpu
 
 cd "$ROOT"
+if [ "$bench" = 1 ]; then
+	say "cmd/xla-check on xla:cpu ($dir)"
+	exec "$GO" run ./cmd/xla-check
+fi
 # The graph layer: pkg/posgraph, or pkg/posenc's graph tests before the
 # split.
 pkgs=./pkg/posgraph/...

@@ -55,7 +55,7 @@ const (
 // go.mod (pjrt.DefaultCPUVersion; a test fails when a go-xla upgrade changes
 // it, so that the pin is looked at again). CUDAVersion is the release of
 // JAX's jax-cuda13-pjrt that cuda13/requirements.txt locks (a test checks
-// they agree), the one scripts/gpu-check.sh ran go-xla against on a GPU.
+// they agree), the one installed on the GPU machine scripts/gpu-check.sh runs on.
 const (
 	CPUVersion  = "v0.114.0"
 	CUDAVersion = "0.11.2"
