@@ -1,6 +1,7 @@
 package main
 
 import (
+	"debug/elf"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -327,10 +328,38 @@ func missingLibraries(lddOutput string) []string {
 // image has no use for.
 var reSharedLibrary = regexp.MustCompile(`^lib[^/]*\.so(\.[0-9]+)*$`)
 
+// rpathDirs returns the folders of the plugin's DT_RPATH, $ORIGIN expanded.
+// The plugin opens the CUDA libraries with dlopen, and a DT_RPATH (unlike a
+// DT_RUNPATH) also serves the libraries that those load in turn, so it is
+// the search path their dependencies get at run time.
+func rpathDirs(plugin string) ([]string, error) {
+	f, err := elf.Open(plugin)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }()
+	paths, err := f.DynString(elf.DT_RPATH)
+	if err != nil {
+		return nil, err
+	}
+	origin := filepath.Dir(plugin)
+	var dirs []string
+	for _, p := range paths {
+		for _, d := range strings.Split(p, ":") {
+			d = strings.ReplaceAll(strings.ReplaceAll(d, "${ORIGIN}", origin), "$ORIGIN", origin)
+			if d != "" {
+				dirs = append(dirs, filepath.Clean(d))
+			}
+		}
+	}
+	return dirs, nil
+}
+
 // checkLibraries runs ldd on the plugin and on every shared library under
-// its nvidia/ folder, and fails when a library one of them needs, other than
-// the driver's, does not resolve: ldd of the plugin alone proves little, as
-// it opens the CUDA libraries with dlopen.
+// its nvidia/ folder, the latter with the plugin's RPATH as their search
+// path, as at run time, and fails when a library one of them needs, other
+// than the driver's, does not resolve: ldd of the plugin alone proves
+// little, as it opens the CUDA libraries with dlopen.
 func checkLibraries(plugin string, stdout io.Writer) error {
 	ldd, err := exec.LookPath("ldd")
 	if err != nil {
@@ -350,9 +379,17 @@ func checkLibraries(plugin string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	rpath, err := rpathDirs(plugin)
+	if err != nil {
+		return fmt.Errorf("reading the RPATH of %s: %v", plugin, err)
+	}
 	var problems []string
-	for _, f := range files {
-		out, err := exec.Command(ldd, f).CombinedOutput()
+	for i, f := range files {
+		cmd := exec.Command(ldd, f)
+		if i > 0 {
+			cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+strings.Join(rpath, ":"))
+		}
+		out, err := cmd.CombinedOutput()
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("ldd %s: %v: %s", f, err, strings.TrimSpace(string(out))))
 			continue

@@ -405,7 +405,7 @@ func TestCheckLibrariesRejectsABrokenPlugin(t *testing.T) {
 	if err := os.WriteFile(plugin, []byte("not ELF"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := checkLibraries(plugin, new(bytes.Buffer)); err == nil || !strings.Contains(err.Error(), "ldd "+plugin) {
-		t.Errorf("checkLibraries = %v; want an error naming ldd and the plugin", err)
+	if err := checkLibraries(plugin, new(bytes.Buffer)); err == nil || !strings.Contains(err.Error(), plugin) {
+		t.Errorf("checkLibraries = %v; want an error naming the plugin", err)
 	}
 }
