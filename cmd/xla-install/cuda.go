@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -313,7 +314,7 @@ func missingLibraries(lddOutput string) []string {
 			continue
 		}
 		name = strings.TrimSpace(name)
-		if !driverLibraries[name] {
+		if !driverLibraries[name] && !slices.Contains(missing, name) {
 			missing = append(missing, name)
 		}
 	}

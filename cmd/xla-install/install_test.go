@@ -386,6 +386,7 @@ func TestMissingLibraries(t *testing.T) {
 		"\tlibcuda.so.1 => not found\n" +
 		"\tlibcudnn.so.9 => not found\n" +
 		"\tlibcublas.so.13 => /usr/local/lib/libcublas.so.13 (0x0001)\n" +
+		"\tlibnccl.so.2 => not found\n" +
 		"\tlibnccl.so.2 => not found\n"
 	got := missingLibraries(out)
 	if want := []string{"libcudnn.so.9", "libnccl.so.2"}; strings.Join(got, ",") != strings.Join(want, ",") {
