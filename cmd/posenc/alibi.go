@@ -13,21 +13,21 @@ import (
 var alibiParams = map[string]string{"heads": "heads", "n": "len", "heads×n×n": "len"}
 
 func defineALiBi(f *flags) func(io.Writer) error {
-	f.synopsis = "--heads H [--len N [--causal]] [--json]"
-	heads := f.RequiredInt("heads", "H", "number of attention heads")
-	n := f.Int("len", "N", 0, "also print each head's N×N bias matrix (query rows, key columns)")
-	f.hideDefault()
-	causal := f.Bool("causal", false, "causal bias: −m·(i−j) for keys j ≤ query i, −Inf (masked) after it; needs --len")
+	f.synopsis = "-heads H [-len N [-causal]] [-json]"
+	heads := f.Int("heads", 0, "number of attention heads `H`")
+	f.Require("heads")
+	n := f.Int("len", 0, "also print each head's `N`×N bias matrix (query rows, key columns)")
+	causal := f.Bool("causal", false, "causal bias: −m·(i−j) for keys j ≤ query i, −Inf (masked) after it; needs -len")
 	asJSON := f.JSON()
 	f.notes = []string{
 		"Slopes follow the ALiBi authors' get_slopes: 2^(−8k/H) for k = 1…H when H is a power of two.\n" +
-			"Without --causal the bias is −m·|i−j|.\n" +
-			"JSON: {\"slopes\": [...], \"bias\": [[[...]]]} (bias [H][N][N], only with --len). JSON has no\n" +
+			"Without -causal the bias is −m·|i−j|.\n" +
+			"JSON: {\"slopes\": [...], \"bias\": [[[...]]]} (bias [H][N][N], only with -len). JSON has no\n" +
 			"infinity, so the causal −Inf entries are written as null.",
 	}
 	f.examples = []string{
-		"posenc alibi --heads 8",
-		"posenc alibi --heads 4 --len 5 --causal --json",
+		"posenc alibi -heads 8",
+		"posenc alibi -heads 4 -len 5 -causal -json",
 	}
 	return func(w io.Writer) error {
 		if err := checkPositive("heads", *heads); err != nil {
@@ -41,7 +41,7 @@ func defineALiBi(f *flags) func(io.Writer) error {
 				return err
 			}
 		} else if *causal {
-			return usagef("--causal needs --len (it shapes the bias matrices)")
+			return usagef("-causal needs -len (it shapes the bias matrices)")
 		}
 		slopes, err := posenc.ALiBiSlopes(*heads)
 		if err != nil {

@@ -35,6 +35,10 @@ func FuzzRun(f *testing.F) {
 		"plot --kind sinusoidal --len 4 --dim 4 -o x.png",
 		"sinusoidal --len=4 --dim=4 -json=false",
 		"sinusoidal -- --len 4",
+		"sinusoidal ---len 4 -dim 4",
+		"sinusoidal -len 0x10 -dim 4 -base 1e999",
+		"t5-bucket -rel 1 -bidirectional false",
+		"rope -x 1,NaN -pos 1 -h",
 	} {
 		f.Add(seed)
 	}

@@ -3,16 +3,19 @@
 // relative-position buckets, and heatmaps of them.
 //
 // Every subcommand prints an aligned table for people by default and, with
-// --json, one JSON object for scripts. Bad flags or values exit with status 2
+// -json, one JSON object for scripts. Bad flags or values exit with status 2
 // and a one-line message naming the flag; "posenc help" lists the
-// subcommands and "posenc <command> --help" their flags.
+// subcommands and "posenc <command> -help" their flags. Flags are parsed
+// by the standard flag package: -name and --name are the same flag, and a
+// boolean takes its value after "=" (-json=false).
 //
-//	posenc sinusoidal --len 4 --dim 4 --json
-//	posenc rope-freqs --dim 128 --scaling yarn --factor 4 --orig-len 4096
-//	posenc plot --kind alibi --heads 8 --len 32 -o alibi.png
+//	posenc sinusoidal -len 4 -dim 4 -json
+//	posenc rope-freqs -dim 128 -scaling yarn -factor 4 -orig-len 4096
+//	posenc plot -kind alibi -heads 8 -len 32 -o alibi.png
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -44,7 +47,7 @@ var commands = []command{
 	{"sinusoidal", "the sinusoidal position table of Vaswani et al. (or tensor2tensor's)", defineSinusoidal},
 	{"rope-freqs", "RoPE frequencies (inv_freq) with optional context-length scaling", defineRoPEFreqs},
 	{"rope", "rotate one query/key head vector to a position with RoPE", defineRoPE},
-	{"alibi", "ALiBi slopes per head, and the bias matrices with --len", defineALiBi},
+	{"alibi", "ALiBi slopes per head, and the bias matrices with -len", defineALiBi},
 	{"t5-bucket", "the T5 relative-position bucket of key − query", defineT5Bucket},
 	{"plot", "draw a heatmap of an encoding to a PNG or SVG file", definePlot},
 }
@@ -112,7 +115,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // writeOut runs write on a buffered stdout and turns its error, or the
 // buffer's, into an exit status.
 func writeOut(stdout, stderr io.Writer, prefix string, write func(io.Writer) error) int {
-	w := newBufferedWriter(stdout)
+	w := bufio.NewWriterSize(stdout, 64<<10) // tables and JSON are written number by number
 	err := write(w)
 	if ferr := w.Flush(); err == nil && ferr != nil {
 		err = fmt.Errorf("writing output: %w", ferr)
@@ -142,8 +145,8 @@ func topUsage(w io.Writer) error {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, c.name, c.summary)
 	}
-	fmt.Fprintf(w, "\nEvery command prints a readable table by default and one JSON object with --json.\n")
+	fmt.Fprintf(w, "\nEvery command prints a readable table by default and one JSON object with -json.\n")
 	fmt.Fprintf(w, "Bad flags or values exit with status 2 and a one-line message naming the flag.\n")
-	fmt.Fprintf(w, "Run 'posenc <command> --help' for its flags and an example.\n")
+	fmt.Fprintf(w, "Run 'posenc <command> -help' for its flags and examples.\n")
 	return nil
 }

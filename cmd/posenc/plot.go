@@ -52,7 +52,7 @@ var plotApplies = []struct {
 	{"bidirectional", []string{"t5"}},
 }
 
-// plotRequires lists the flags each kind needs besides --kind, -o and --len.
+// plotRequires lists the flags each kind needs besides -kind, -o and -len.
 var plotRequires = map[string][]string{
 	"sinusoidal": {"dim"},
 	"rope":       {"dim"},
@@ -67,46 +67,47 @@ type heatmap struct {
 }
 
 func definePlot(f *flags) func(io.Writer) error {
-	f.synopsis = "--kind sinusoidal|rope|alibi|t5 --len N [kind flags] -o out.png|out.svg"
-	kind := f.Enum("kind", plotKinds, "", "what to draw")
-	out := f.RequiredString("o", "FILE", "output file; .png or .svg chooses the format")
-	n := f.RequiredInt("len", "N", "positions (sinusoidal, rope) or queries = keys (alibi, t5)")
-	dim := f.Int("dim", "D", 0, "sinusoidal: d_model; rope: head dimension (required for both)")
-	f.hideDefault()
-	start := f.Int("start", "P", 0, "sinusoidal, rope: first position")
-	base := f.Float("base", "B", 10000, "sinusoidal, rope: frequency base; must be > 1")
-	layout := f.Enum("layout", sinusoidalLayouts, "interleaved", "sinusoidal: interleaved or concat ([sin | cos], tensor2tensor)")
-	dtype := f.Enum("dtype", []string{"float32", "float64"}, "float64", "sinusoidal: precision of the table")
-	rotaryDim := f.Int("rotary-dim", "R", 0, "rope: rotate only the first R dimensions; 0 means all")
-	value := f.Enum("value", []string{"cos", "angle"}, "cos", "rope: cos(P·ω_i), or the angle P·ω_i wrapped to [−π, π]")
+	f.synopsis = "-kind sinusoidal|rope|alibi|t5 -len N [kind flags] -o out.png|out.svg"
+	kind := f.Choice("kind", "", plotKinds, "what to draw, `sinusoidal|rope|alibi|t5`")
+	out := f.String("o", "", "output `FILE`; .png or .svg chooses the format")
+	n := f.Int("len", 0, "`N` positions (sinusoidal, rope) or queries = keys (alibi, t5)")
+	f.Require("kind", "o", "len")
+	dim := f.Int("dim", 0, "sinusoidal: d_model `D`; rope: head dimension (required for both)")
+	start := f.Int("start", 0, "sinusoidal, rope: first position `P`")
+	base := f.Finite("base", 10000, "sinusoidal, rope: frequency base `B`; must be > 1")
+	layout := f.Choice("layout", "interleaved", sinusoidalLayouts,
+		"sinusoidal: row layout, `interleaved|concat` (concat = [sin | cos], tensor2tensor)")
+	dtype := f.Choice("dtype", "float64", dtypes, "sinusoidal: compute the table in `float32|float64`")
+	rotaryDim := f.Int("rotary-dim", 0, "rope: rotate only the first `R` dimensions; 0 means all")
+	value := f.Choice("value", "cos", []string{"cos", "angle"},
+		"rope: draw `cos|angle`: cos(P·ω_i), or the angle P·ω_i wrapped to [−π, π]")
 	sf := defineScalingFlags(f)
-	heads := f.Int("heads", "H", 0, "alibi: number of heads (required)")
-	f.hideDefault()
-	head := f.Int("head", "h", -1, "alibi: draw head h only (from 0); -1 tiles all heads, row by row")
+	heads := f.Int("heads", 0, "alibi: number of heads `H` (required)")
+	head := f.Int("head", -1, "alibi: draw head `h` only (from 0); -1 tiles all heads, row by row")
 	causal := f.Bool("causal", false, "alibi: causal bias, masked (blank) after the query")
 	tf := defineT5Flags(f)
-	width := f.Float("width", "CM", viz.DefaultWidthCm, "figure width in centimetres")
-	height := f.Float("height", "CM", viz.DefaultHeightCm, "figure height in centimetres")
+	width := f.Finite("width", viz.DefaultWidthCm, "figure width in `CM` (centimetres)")
+	height := f.Finite("height", viz.DefaultHeightCm, "figure height in `CM` (centimetres)")
 	f.notes = []string{
 		"Heatmaps: sinusoidal, positions × dimensions; rope, positions × pairs; alibi, queries × keys\n" +
 			"of one head or all heads tiled; t5, the bucket of key − query for queries × keys.\n" +
-			"Scaling flags (--scaling, --factor, ...) apply to rope as in 'posenc rope-freqs'.",
+			"Scaling flags (-scaling, -factor, ...) apply to rope as in 'posenc rope-freqs'.",
 	}
 	f.examples = []string{
-		"posenc plot --kind sinusoidal --len 100 --dim 64 -o sinusoidal.png",
-		"posenc plot --kind rope --len 256 --dim 64 --value angle -o rope.svg",
-		"posenc plot --kind alibi --heads 8 --len 32 --causal -o alibi.png",
-		"posenc plot --kind t5 --len 64 --bidirectional=false -o t5.svg",
+		"posenc plot -kind sinusoidal -len 100 -dim 64 -o sinusoidal.png",
+		"posenc plot -kind rope -len 256 -dim 64 -value angle -o rope.svg",
+		"posenc plot -kind alibi -heads 8 -len 32 -causal -o alibi.png",
+		"posenc plot -kind t5 -len 64 -bidirectional=false -o t5.svg",
 	}
 	return func(_ io.Writer) error {
 		for _, a := range plotApplies {
 			if f.given(a.flag) && !slices.Contains(a.kinds, *kind) {
-				return usagef("%s applies only to --kind %s, not %s", dash(a.flag), orList(a.kinds), *kind)
+				return usagef("-%s applies only to -kind %s, not %s", a.flag, orList(a.kinds), *kind)
 			}
 		}
 		for _, name := range plotRequires[*kind] {
 			if !f.given(name) {
-				return usagef("%s is required with --kind %s", dash(name), *kind)
+				return usagef("-%s is required with -kind %s", name, *kind)
 			}
 		}
 		ext := strings.ToLower(filepath.Ext(*out))
@@ -114,10 +115,10 @@ func definePlot(f *flags) func(io.Writer) error {
 			return usagef("-o must end in .png or .svg, got %s", quote(*out))
 		}
 		if !(*width > 0 && *width <= 500) {
-			return usagef("--width must be in (0, 500] cm, got %g", *width)
+			return usagef("-width must be in (0, 500] cm, got %g", *width)
 		}
 		if !(*height > 0 && *height <= 500) {
-			return usagef("--height must be in (0, 500] cm, got %g", *height)
+			return usagef("-height must be in (0, 500] cm, got %g", *height)
 		}
 		if err := checkPositive("len", *n); err != nil {
 			return err
@@ -170,7 +171,7 @@ func plotRoPE(f *flags, n, dim, start, rotaryDim int, base float64, value string
 		return heatmap{}, err
 	}
 	if start < 0 || start > 1<<40 {
-		return heatmap{}, usagef("--start must be in [0, 2^40], got %d", start)
+		return heatmap{}, usagef("-start must be in [0, 2^40], got %d", start)
 	}
 	freqs, err := r.InvFreq()
 	if err != nil {
@@ -209,7 +210,7 @@ func plotALiBi(heads, n, head int, causal bool) (heatmap, error) {
 		return heatmap{}, err
 	}
 	if head < -1 || head >= heads {
-		return heatmap{}, usagef("--head must be -1 (all) or in [0, %d), got %d", heads, head)
+		return heatmap{}, usagef("-head must be -1 (all) or in [0, %d), got %d", heads, head)
 	}
 	// Tiles: a grid of gridCols × gridRows heads, one blank (NaN) cell
 	// between neighbours.

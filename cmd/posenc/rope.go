@@ -1,28 +1,20 @@
 package main
 
 import (
-	"errors"
+	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/posenc/course/pkg/posenc"
 )
 
-// floatList is a comma-separated list of finite numbers.
-type floatList struct {
-	f    *flags
-	name string
-	p    *[]float64
-}
+// floatList is a flag holding a comma-separated list of finite numbers.
+type floatList []float64
 
 func (v *floatList) String() string {
-	if v.p == nil {
-		return ""
-	}
-	parts := make([]string, len(*v.p))
-	for i, x := range *v.p {
+	parts := make([]string, len(*v))
+	for i, x := range *v {
 		parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
 	}
 	return strings.Join(parts, ",")
@@ -31,25 +23,21 @@ func (v *floatList) String() string {
 func (v *floatList) Set(s string) error {
 	fields := strings.Split(s, ",")
 	if len(fields) > maxHeadDim {
-		return v.f.fail(usagef("%s has more than %d values", dash(v.name), maxHeadDim))
+		return fmt.Errorf("more than %d values", maxHeadDim)
 	}
 	out := make([]float64, len(fields))
 	for i, field := range fields {
-		x, err := strconv.ParseFloat(strings.TrimSpace(field), 64)
-		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return v.f.fail(usagef("%s must be a comma-separated list of numbers, got %s at element %d",
-				dash(v.name), quote(field), i))
-		}
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return v.f.fail(usagef("%s must hold finite numbers, got %s at element %d", dash(v.name), quote(field), i))
+		x, err := parseFinite(strings.TrimSpace(field))
+		if err != nil {
+			return fmt.Errorf("element %d, %s, is %v", i, quote(field), err)
 		}
 		out[i] = x
 	}
-	*v.p = out
+	*v = out
 	return nil
 }
 
-// ropeLayouts are the --layout words of RoPE: where each rotated pair lives.
+// ropeLayouts are the -layout words of RoPE: where each rotated pair lives.
 var ropeLayouts = []string{"interleaved", "half"}
 
 func ropeLayout(name string) posenc.Layout {
@@ -60,15 +48,15 @@ func ropeLayout(name string) posenc.Layout {
 }
 
 func defineRoPE(f *flags) func(io.Writer) error {
-	f.synopsis = "--x v1,v2,... --pos P [--base B] [--layout interleaved|half] [--rotary-dim R] [--scaling KIND ...] [--json]"
-	var x []float64
-	f.add(&floatList{f, "x", &x}, flagSpec{name: "x", arg: "v1,v2,...",
-		help: "the head vector to rotate, comma-separated; its length is the head dimension", required: true})
-	pos := f.RequiredInt("pos", "P", "position to rotate to (≥ 0)")
-	base := f.Float("base", "B", 10000, "θ (rope_theta); must be > 1")
-	layout := f.Enum("layout", ropeLayouts, "interleaved",
-		"where pair i lives: interleaved = dims 2i, 2i+1 (RoFormer, GPT-J, Llama); half = dims i, i+D/2 (GPT-NeoX, HF rotate_half)")
-	rotaryDim := f.Int("rotary-dim", "R", 0, "rotate only the first R dimensions (even); 0 means all")
+	f.synopsis = "-x v1,v2,... -pos P [-base B] [-layout interleaved|half] [-rotary-dim R] [-scaling KIND ...] [-json]"
+	var x floatList
+	f.Var(&x, "x", "the head vector `v1,v2,...` to rotate; its length is the head dimension")
+	pos := f.Int("pos", 0, "position `P` to rotate to (≥ 0)")
+	f.Require("x", "pos")
+	base := f.Finite("base", 10000, "θ (rope_theta) `B`; must be > 1")
+	layout := f.Choice("layout", "interleaved", ropeLayouts, "where pair i lives, `interleaved|half`: interleaved = dims 2i, 2i+1\n"+
+		"(RoFormer, GPT-J, Llama); half = dims i, i+D/2 (GPT-NeoX, HF rotate_half)")
+	rotaryDim := f.Int("rotary-dim", 0, "rotate only the first `R` dimensions (even); 0 means all")
 	sf := defineScalingFlags(f)
 	asJSON := f.JSON()
 	f.notes = []string{
@@ -76,19 +64,19 @@ func defineRoPE(f *flags) func(io.Writer) error {
 			"(YaRN also multiplies by its attention factor). JSON: {\"y\": [...]}.",
 	}
 	f.examples = []string{
-		"posenc rope --x 1,0,1,0 --pos 1",
-		"posenc rope --x 0.5,-1,2,0.25 --pos 100 --layout half --json",
+		"posenc rope -x 1,0,1,0 -pos 1",
+		"posenc rope -x 0.5,-1,2,0.25 -pos 100 -layout half -json",
 	}
 	return func(w io.Writer) error {
 		if *rotaryDim == 0 && len(x)%2 != 0 {
-			return usagef("--x must have an even number of values (the head dimension), got %d", len(x))
+			return usagef("-x must have an even number of values (the head dimension), got %d", len(x))
 		}
 		r, err := ropeFromFlags(f, len(x), "x", *rotaryDim, *base, ropeLayout(*layout), sf)
 		if err != nil {
 			return err
 		}
 		if *pos < 0 {
-			return usagef("--pos must be >= 0, got %d", *pos)
+			return usagef("-pos must be >= 0, got %d", *pos)
 		}
 		y := make([]float64, len(x))
 		if err := posenc.RotateTo(y, x, r, *pos); err != nil {

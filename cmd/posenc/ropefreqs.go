@@ -9,26 +9,27 @@ import (
 	"github.com/posenc/course/pkg/posenc"
 )
 
-// maxHeadDim bounds --dim for RoPE: far above any real head (128–256), low
+// maxHeadDim bounds -dim for RoPE: far above any real head (128–256), low
 // enough that a typo cannot ask for gigabytes.
 const maxHeadDim = 1 << 20
 
 func defineRoPEFreqs(f *flags) func(io.Writer) error {
-	f.synopsis = "--dim D [--rotary-dim R] [--base B] [--scaling KIND --factor S ...] [--json]"
-	dim := f.RequiredInt("dim", "D", "head dimension of queries and keys")
-	rotaryDim := f.Int("rotary-dim", "R", 0, "rotate only the first R dimensions (even); 0 means all of D")
-	base := f.Float("base", "B", 10000, "θ (rope_theta); must be > 1")
+	f.synopsis = "-dim D [-rotary-dim R] [-base B] [-scaling KIND -factor S ...] [-json]"
+	dim := f.Int("dim", 0, "head dimension `D` of queries and keys")
+	f.Require("dim")
+	rotaryDim := f.Int("rotary-dim", 0, "rotate only the first `R` dimensions (even); 0 means all of D")
+	base := f.Finite("base", 10000, "θ (rope_theta) `B`; must be > 1")
 	sf := defineScalingFlags(f)
 	asJSON := f.JSON()
 	f.notes = []string{
-		"Prints ω_i = B^(−2i/R) for each pair i, scaled as --scaling says (Hugging Face's inv_freq,\n" +
+		"Prints ω_i = B^(−2i/R) for each pair i, scaled as -scaling says (Hugging Face's inv_freq,\n" +
 			"float64), and the attention factor that multiplies cos and sin (YaRN; 1 otherwise).\n" +
 			"JSON: {\"inv_freq\": [...], \"attention_factor\": a}.",
 	}
 	f.examples = []string{
-		"posenc rope-freqs --dim 8",
-		"posenc rope-freqs --dim 128 --base 500000 --scaling llama3 --factor 8 --orig-len 8192 --json",
-		"posenc rope-freqs --dim 64 --scaling yarn --factor 4 --orig-len 2048 --beta-fast 32 --beta-slow 1",
+		"posenc rope-freqs -dim 8",
+		"posenc rope-freqs -dim 128 -base 500000 -scaling llama3 -factor 8 -orig-len 8192 -json",
+		"posenc rope-freqs -dim 64 -scaling yarn -factor 4 -orig-len 2048 -beta-fast 32 -beta-slow 1",
 	}
 	return func(w io.Writer) error {
 		r, err := ropeFromFlags(f, *dim, "dim", *rotaryDim, *base, posenc.Interleaved, sf)
@@ -75,9 +76,9 @@ func ropeFromFlags(f *flags, headDim int, headDimFlag string, rotaryDim int, bas
 		return posenc.RoPE{}, err
 	}
 	if headDim > maxHeadDim {
-		return posenc.RoPE{}, usagef("%s must be at most %d, got %d", dash(headDimFlag), maxHeadDim, headDim)
+		return posenc.RoPE{}, usagef("-%s must be at most %d, got %d", headDimFlag, maxHeadDim, headDim)
 	}
-	if err := checkRotaryDim(rotaryDim, headDim, dash(headDimFlag)); err != nil {
+	if err := checkRotaryDim(rotaryDim, headDim, headDimFlag); err != nil {
 		return posenc.RoPE{}, err
 	}
 	sc, err := sf.build(f)

@@ -13,8 +13,12 @@ var sinusoidalParams = map[string]string{
 	"dim": "dim", "base": "base", "start": "start", "n": "len", "n×dim": "len",
 }
 
-// sinusoidalLayouts are the --layout words of sinusoidal tables.
-var sinusoidalLayouts = []string{"interleaved", "concat"}
+// sinusoidalLayouts are the -layout words of sinusoidal tables, dtypes the
+// -dtype words.
+var (
+	sinusoidalLayouts = []string{"interleaved", "concat"}
+	dtypes            = []string{"float32", "float64"}
+)
 
 // sinusoidalConfig builds the table configuration from the flags.
 func sinusoidalConfig(dim int, base float64, layout string) (posenc.Sinusoidal, error) {
@@ -29,22 +33,23 @@ func sinusoidalConfig(dim int, base float64, layout string) (posenc.Sinusoidal, 
 }
 
 func defineSinusoidal(f *flags) func(io.Writer) error {
-	f.synopsis = "--len N --dim D [--start P] [--base B] [--layout interleaved|concat] [--dtype float32|float64] [--json]"
-	n := f.RequiredInt("len", "N", "number of positions (table rows)")
-	dim := f.RequiredInt("dim", "D", "d_model, the width of each row; must be even")
-	start := f.Int("start", "P", 0, "first position: row r is position P+r")
-	base := f.Float("base", "B", 10000, "wavelengths range from 2π to 2π·B; must be > 1")
-	layout := f.Enum("layout", sinusoidalLayouts, "interleaved",
-		"interleaved: even dims sin, odd dims cos (Vaswani et al.); concat: [sin | cos] with tensor2tensor's frequency spacing")
-	dtype := f.Enum("dtype", []string{"float32", "float64"}, "float32", "precision of the values (JSON digits round-trip it)")
+	f.synopsis = "-len N -dim D [-start P] [-base B] [-layout interleaved|concat] [-dtype float32|float64] [-json]"
+	n := f.Int("len", 0, "number of positions `N` (table rows)")
+	dim := f.Int("dim", 0, "d_model `D`, the width of each row; must be even")
+	f.Require("len", "dim")
+	start := f.Int("start", 0, "first position `P`: row r is position P+r")
+	base := f.Finite("base", 10000, "frequency base `B`: wavelengths range from 2π to 2π·B; must be > 1")
+	layout := f.Choice("layout", "interleaved", sinusoidalLayouts,
+		"layout of each row, `interleaved|concat`: interleaved = even dims sin, odd dims cos\n(Vaswani et al.); concat = [sin | cos] with tensor2tensor's frequency spacing")
+	dtype := f.Choice("dtype", "float32", dtypes, "compute the table in `float32|float64` (JSON digits round-trip it)")
 	asJSON := f.JSON()
 	f.notes = []string{
 		"Row r is PE(P+r): PE(pos, 2i) = sin(pos·ω_i), PE(pos, 2i+1) = cos(pos·ω_i), ω_i = B^(−2i/D).\n" +
 			"JSON: {\"table\": [[...], ...]}, one array of D numbers per position.",
 	}
 	f.examples = []string{
-		"posenc sinusoidal --len 4 --dim 4",
-		"posenc sinusoidal --len 128 --dim 64 --layout concat --dtype float64 --json",
+		"posenc sinusoidal -len 4 -dim 4",
+		"posenc sinusoidal -len 128 -dim 64 -layout concat -dtype float64 -json",
 	}
 	return func(w io.Writer) error {
 		if err := checkPositive("len", *n); err != nil {

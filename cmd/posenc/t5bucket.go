@@ -21,10 +21,11 @@ type t5Flags struct {
 
 func defineT5Flags(f *flags) *t5Flags {
 	return &t5Flags{
-		buckets:     f.Int("buckets", "N", 32, "number of buckets (relative_attention_num_buckets)"),
-		maxDistance: f.Int("max-distance", "M", 128, "distance where the logarithmic buckets end; every distance from it on shares the last bucket"),
+		buckets: f.Int("buckets", 32, "number of buckets `N` (relative_attention_num_buckets)"),
+		maxDistance: f.Int("max-distance", 128,
+			"distance `M` where the logarithmic buckets end;\nevery distance from it on shares the last bucket"),
 		bidirectional: f.Bool("bidirectional", true,
-			"encoder buckets (keys after the query get their own half); --bidirectional=false for a causal decoder"),
+			"encoder buckets (keys after the query get their own half);\n-bidirectional=false for a causal decoder"),
 	}
 }
 
@@ -37,18 +38,19 @@ func (t *t5Flags) config() (posenc.T5Buckets, error) {
 }
 
 func defineT5Bucket(f *flags) func(io.Writer) error {
-	f.synopsis = "--rel R [--buckets 32] [--max-distance 128] [--bidirectional=true|false] [--json]"
-	rel := f.RequiredInt("rel", "R", "relative position key − query (negative: the key is before the query)")
+	f.synopsis = "-rel R [-buckets 32] [-max-distance 128] [-bidirectional=true|false] [-json]"
+	rel := f.Int("rel", 0, "relative position `R` = key − query (negative: the key is before the query)")
+	f.Require("rel")
 	tf := defineT5Flags(f)
 	asJSON := f.JSON()
 	f.notes = []string{
 		"Buckets follow Hugging Face's T5Attention._relative_position_bucket: one bucket per distance\n" +
-			"below half of a direction's buckets, then logarithmically wider ones up to --max-distance.\n" +
+			"below half of a direction's buckets, then logarithmically wider ones up to -max-distance.\n" +
 			"JSON: {\"bucket\": b}.",
 	}
 	f.examples = []string{
-		"posenc t5-bucket --rel -20",
-		"posenc t5-bucket --rel 300 --bidirectional=false --json",
+		"posenc t5-bucket -rel -20",
+		"posenc t5-bucket -rel 300 -bidirectional=false -json",
 	}
 	return func(w io.Writer) error {
 		cfg, err := tf.config()

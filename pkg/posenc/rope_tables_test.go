@@ -17,7 +17,7 @@ func swapByPairs(x []float64, r RoPE) []float64 {
 
 func TestRoPEPair(t *testing.T) {
 	for _, tc := range []struct {
-		r          RoPE
+		r         RoPE
 		i, wa, wb int
 	}{
 		{NewRoPE(8), 0, 0, 1},

@@ -146,18 +146,17 @@ func (e *RoPEEncoder) Encode(x, positions *graph.Node, seqAxis int) *graph.Node 
 	if r.Scaling.Kind == posenc.ScalingDynamic && r.Scaling.SeqLen == 0 {
 		r.Scaling.SeqLen = x.Shape().Dimensions[axis]
 	}
-	c, s := ropeTablesAt(r, positions, x.DType()) // [[batch,] seq, hd]
-	c, s = alignTables(c, s, x, axis)             // broadcast to x
-	return rotate(x, c, s, r)                     // x's shape
+	return ropeTablesAt(r, positions, x, axis).apply(x) // x's shape
 }
 
-// ropeTablesAt returns the C and S tables of ropeTables (S̃ when
-// canSwapFast) at an integer positions node shaped [[batch,] seq], computed
-// in float64 inside the graph and converted once to dtype.
-func ropeTablesAt(r posenc.RoPE, positions *graph.Node, dtype dtypes.DType) (c, s *graph.Node) {
+// ropeTablesAt returns the rotation of x at an integer positions node
+// shaped [[batch,] seq] (seq on x's axis seqAxis): its tables C−1, C and S
+// (S̃ when canSwapFast) computed in float64 inside the graph, converted once
+// to x's dtype, and aligned to broadcast against x.
+func ropeTablesAt(r posenc.RoPE, positions, x *graph.Node, seqAxis int) rotation {
 	freq, err := r.InvFreq()
 	must(err)
-	af, hd, fast := r.AttentionFactor(), r.HeadDim, canSwapFast(r, dtype)
+	af, hd, fast := r.AttentionFactor(), r.HeadDim, canSwapFast(r, x.DType())
 	w, amp, sign := make([]float64, hd), make([]float64, hd), make([]float64, hd)
 	for i, f := range freq {
 		a, b := r.Pair(i)
@@ -172,10 +171,17 @@ func ropeTablesAt(r posenc.RoPE, positions *graph.Node, dtype dtypes.DType) (c, 
 		amp[j] = 1 // pass-through dimensions: C = 1, S = 0
 	}
 	g := positions.Graph()
-	angle := anglesAt(positions, w)                                  // [[batch,] seq, hd], float64
-	c = graph.Mul(graph.Cos(angle), rowConst(g, amp, angle.Rank()))  // [[batch,] seq, hd]
-	s = graph.Mul(graph.Sin(angle), rowConst(g, sign, angle.Rank())) // [[batch,] seq, hd]
-	return graph.ConvertDType(c, dtype), graph.ConvertDType(s, dtype)
+	angle := anglesAt(positions, w)                                   // [[batch,] seq, hd], float64
+	c := graph.Mul(graph.Cos(angle), rowConst(g, amp, angle.Rank()))  // [[batch,] seq, hd]
+	s := graph.Mul(graph.Sin(angle), rowConst(g, sign, angle.Rank())) // [[batch,] seq, hd]
+	table := func(t *graph.Node) *graph.Node {
+		return alignTable(graph.ConvertDType(t, x.DType()), x, seqAxis) // broadcasts to x
+	}
+	return rotation{r: r,
+		cm1: table(graph.AddScalar(c, -1)), // C − 1 in float64, rounded once
+		s:   table(s),
+		c:   func() *graph.Node { return table(c) },
+	}
 }
 
 // SinusoidalEncoder adds the sinusoidal table of Vaswani et al. 2017
@@ -231,7 +237,7 @@ func (e *SinusoidalEncoder) PreEncode(x, positions *graph.Node, seqAxis int) *gr
 	angle := anglesAt(positions, w) // [[batch,] seq, d], float64
 	pe := graph.Add(graph.Mul(graph.Sin(angle), rowConst(g, sinMask, angle.Rank())),
 		graph.Mul(graph.Cos(angle), rowConst(g, cosMask, angle.Rank()))) // [[batch,] seq, d]
-	pe, _ = alignTables(graph.ConvertDType(pe, x.DType()), pe, x, axis) // broadcast to x
+	pe = alignTable(graph.ConvertDType(pe, x.DType()), x, axis) // broadcasts to x
 	if e.Scale {
 		x = graph.MulScalar(x, math.Sqrt(float64(d))) // x's shape
 	}
@@ -269,7 +275,7 @@ func (e *LearnedEncoder) PreEncode(x, positions *graph.Node, seqAxis int) *graph
 	checkPositions(x, positions, axis)
 	table := LearnedTable(e.Scope, x.Graph(), e.Learned, x.DType())                                // [max_len, dim]
 	rows := graph.Gather(table, graph.ExpandAxes(graph.ConvertDType(positions, dtypes.Int32), -1)) // [[batch,] seq, dim]
-	rows, _ = alignTables(rows, rows, x, axis)                                                     // broadcast to x
+	rows = alignTable(rows, x, axis)                                                               // broadcasts to x
 	return graph.Add(x, rows)                                                                      // x's shape
 }
 

@@ -32,6 +32,14 @@ import (
 //     run as plain loops; its implicit broadcasting walks a general index
 //     iterator per element. Compiling backends (XLA) fuse an implicit
 //     broadcast for free, and would only fold the copies into big constants.
+//
+// Gradients. Models train through RoPE, but the swaps (Reverse, Bitcast and
+// the bitwise ops) have no gradient in GoMLX v0.28.2. So the rotation is
+// computed as x + StopGradient(x·(C−1) + swap(x)·S), and the gradient with
+// respect to x is given explicitly: a rotation's
+// transpose is the rotation by −θ, so the vector–Jacobian product of v is
+// v·C + swap(v)·(−S) (v·C + swap(v·(−S̃)) in the fast form). This costs one
+// addition over the whole tensor, and one more rounding than x·C.
 
 // ropeTables returns the [n, HeadDim] C and S tables for positions
 // start, …, start+n−1 (see above), in float64.
@@ -88,21 +96,68 @@ func checkRoPEInput(x *graph.Node, r posenc.RoPE) (seq int) {
 // example [batch, heads, seq, headDim]), at positions start, …, start+seq−1
 // (Su et al. 2021, "RoFormer", https://arxiv.org/abs/2104.09864, equation
 // 34), with r's layout, partial rotary dimension and frequency scaling. It
-// panics with a *posenc.ParamError for an invalid r, a last axis other than
-// r.HeadDim, or a non-float x.
+// is differentiable with respect to x. It panics with a *posenc.ParamError
+// for an invalid r, a last axis other than r.HeadDim, or a non-float x.
 func ApplyRoPE(x *graph.Node, r posenc.RoPE, start int) *graph.Node {
 	seq := checkRoPEInput(x, r)
 	c, s := ropeTables(r, start, seq)
 	g, dtype, hd := x.Graph(), x.DType(), r.HeadDim
 	if canSwapFast(r, dtype) {
-		swapTableRows(s, r)
-		cn := broadcastTable(constFromFloat64(g, dtype, c, seq, hd), x)        // [1 or ..., seq, hd]
-		sn := broadcastTable(constFromFloat64(g, dtype, s, seq, hd), x)        // S̃, [1 or ..., seq, hd]
-		return graph.Add(graph.Mul(cn, x), swapPairsFast(graph.Mul(sn, x), r)) // [..., seq, hd]
+		swapTableRows(s, r) // S̃
 	}
-	cn := graph.ExpandLeftToRank(constFromFloat64(g, dtype, c, seq, hd), x.Rank()) // [1..., seq, hd]
-	sn := graph.ExpandLeftToRank(constFromFloat64(g, dtype, s, seq, hd), x.Rank()) // [1..., seq, hd]
-	return graph.Add(graph.Mul(x, cn), graph.Mul(swapPairs(x, r), sn))             // [..., seq, hd]
+	table := func(t []float64) *graph.Node { return constFromFloat64(g, dtype, t, seq, hd) } // [seq, hd]
+	rot := rotation{r: r,
+		cm1:    table(minusOne(c)),
+		s:      table(s),
+		c:      func() *graph.Node { return table(c) },
+		spread: func(t *graph.Node) *graph.Node { return broadcastTable(t, x) },
+	}
+	return rot.apply(x) // [..., seq, hd]
+}
+
+// minusOne returns t − 1, computed in float64.
+func minusOne(t []float64) []float64 {
+	out := make([]float64, len(t))
+	for i, v := range t {
+		out[i] = v - 1
+	}
+	return out
+}
+
+// rotation is one application of RoPE as elementwise tables (see the top of
+// this file), each broadcastable to the input: C−1 and S (S̃ when
+// canSwapFast) for the forward pass, C for the backward pass, built only
+// when a gradient is asked for; spread shapes a table for a multiplication
+// with the input (broadcastTable, or nothing when the tables already
+// broadcast implicitly).
+type rotation struct {
+	r      posenc.RoPE
+	cm1, s *graph.Node
+	c      func() *graph.Node
+	spread func(t *graph.Node) *graph.Node
+}
+
+// mulAddSwap returns x·c + swap(x)·s, or x·c + swap(x·s) in the fast form.
+func (rt rotation) mulAddSwap(x, c, s *graph.Node) *graph.Node {
+	if rt.spread != nil {
+		c, s = rt.spread(c), rt.spread(s)
+	}
+	if canSwapFast(rt.r, x.DType()) {
+		return graph.Add(graph.Mul(c, x), swapPairsFast(graph.Mul(s, x), rt.r)) // x's shape
+	}
+	return graph.Add(graph.Mul(x, c), graph.Mul(swapPairs(x, rt.r), s)) // x's shape
+}
+
+// apply returns x rotated, with the gradient explained at the top of this
+// file.
+func (rt rotation) apply(x *graph.Node) *graph.Node {
+	// StopGradient goes after the swap, not on x: GoMLX's autodiff visits
+	// every node on a path to x, and would look for the swap's gradient.
+	delta := graph.StopGradient(rt.mulAddSwap(x, rt.cm1, rt.s)) // rotate(x) − x
+	xg := graph.IdentityWithCustomGradient(x, func(_, v *graph.Node) *graph.Node {
+		return rt.mulAddSwap(v, rt.c(), graph.Neg(rt.s)) // the rotation by −θ of v
+	})
+	return graph.Add(xg, delta) // x's shape
 }
 
 // canSwapFast reports whether swapPairsFast applies: every dimension
@@ -203,15 +258,6 @@ func broadcastLeading(t, like *graph.Node) *graph.Node {
 	return graph.Reshape(t, dims...) // [..., seq, hd]
 }
 
-// rotate returns x·c + swap(x)·s for tables c and s that broadcast to x
-// (s is S̃ when canSwapFast: see the top of this file).
-func rotate(x, c, s *graph.Node, r posenc.RoPE) *graph.Node {
-	if canSwapFast(r, x.DType()) {
-		return graph.Add(graph.Mul(x, c), swapPairsFast(graph.Mul(x, s), r)) // [..., seq, hd]
-	}
-	return graph.Add(graph.Mul(x, c), graph.Mul(swapPairs(x, r), s)) // [..., seq, hd]
-}
-
 // ApplyRoPEAt rotates x, shaped [..., seq, r.HeadDim], at explicit positions:
 // an integer node shaped [seq], or [batch, seq] when x's first axis is batch.
 // Rows are gathered from host-built tables for positions [0, maxLen). Values
@@ -239,17 +285,19 @@ func ApplyRoPEAt(x, positions *graph.Node, r posenc.RoPE, maxLen int) *graph.Nod
 		swapTableRows(s, r) // S̃: see the top of this file
 	}
 	idx := graph.ExpandAxes(graph.ConvertDType(positions, dtypes.Int32), -1) // [[batch,] seq, 1]
-	cg := graph.Gather(constFromFloat64(g, dtype, c, maxLen, hd), idx)       // [[batch,] seq, hd]
-	sg := graph.Gather(constFromFloat64(g, dtype, s, maxLen, hd), idx)       // [[batch,] seq, hd]
-	cg, sg = alignTables(cg, sg, x, x.Rank()-2)                              // broadcast to x
-	return rotate(x, cg, sg, r)                                              // [..., seq, hd]
+	rows := func(t []float64) *graph.Node {                                  // t's rows at positions, aligned with x
+		gathered := graph.Gather(constFromFloat64(g, dtype, t, maxLen, hd), idx) // [[batch,] seq, hd]
+		return alignTable(gathered, x, x.Rank()-2)                               // broadcasts to x
+	}
+	rot := rotation{r: r, cm1: rows(minusOne(c)), s: rows(s), c: func() *graph.Node { return rows(c) }}
+	return rot.apply(x) // [..., seq, hd]
 }
 
-// alignTables reshapes tables shaped [seq, hd] or [batch, seq, hd] to
+// alignTable reshapes a table shaped [seq, hd] or [batch, seq, hd] to
 // broadcast against x: batch on axis 0, seq on seqAxis, hd last, 1
 // elsewhere.
-func alignTables(c, s, x *graph.Node, seqAxis int) (*graph.Node, *graph.Node) {
-	td := c.Shape().Dimensions
+func alignTable(t, x *graph.Node, seqAxis int) *graph.Node {
+	td := t.Shape().Dimensions
 	dims := make([]int, x.Rank())
 	for i := range dims {
 		dims[i] = 1
@@ -258,5 +306,5 @@ func alignTables(c, s, x *graph.Node, seqAxis int) (*graph.Node, *graph.Node) {
 	if len(td) == 3 {
 		dims[0] = td[0]
 	}
-	return graph.Reshape(c, dims...), graph.Reshape(s, dims...) // [batch or 1, …, seq at seqAxis, …, hd]
+	return graph.Reshape(t, dims...) // [batch or 1, …, seq at seqAxis, …, hd]
 }
