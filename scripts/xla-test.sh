@@ -114,12 +114,9 @@ if [ "$bench" = 1 ]; then
 	say "cmd/xla-check on xla:cpu ($dir)"
 	exec "$GO" run ./cmd/xla-check
 fi
-# The graph layer: pkg/posgraph, or pkg/posenc's graph tests before the
-# split.
-pkgs=./pkg/posgraph/...
-[ -d pkg/posgraph ] || pkgs=./pkg/posenc
-say "go test $pkgs on xla:cpu ($dir)"
-"$GO" test -count=1 "$pkgs"
+# The graph layer.
+say "go test ./pkg/posgraph/... on xla:cpu ($dir)"
+"$GO" test -count=1 ./pkg/posgraph/...
 
 all=$(cd notebooks && ls -- [0-9][0-9]-*.ipynb | cut -c1-2)
 run=() skipped=()
