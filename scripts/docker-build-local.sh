@@ -27,14 +27,25 @@
 # test` runs it.
 #
 # Environment: POSENC_DOCKER_CACHE (default /var/tmp/posenc-docker: the
-# debootstrap tree), IMAGE (default posenc-course:local), POSENC_PORT (the
-# host port for the check, default 18888), WITH_JUPYTERLAB (default: 1 when
-# the package index answers).
+# debootstrap tree), IMAGE (default posenc-course:local, or
+# posenc-course:local-cuda), POSENC_PORT (the host port for the check,
+# default 18888), WITH_JUPYTERLAB (default: 1 when the package index
+# answers), TARGET (cpu, the default, or cuda: adds the CUDA libraries from
+# the package index, ldd-checked, and checks that the GPU preflight explains
+# the missing GPU).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${POSENC_DOCKER_CACHE:-/var/tmp/posenc-docker}
-IMAGE=${IMAGE:-posenc-course:local}
+TARGET=${TARGET:-cpu}
+case "$TARGET" in
+cpu) IMAGE=${IMAGE:-posenc-course:local} ;;
+cuda) IMAGE=${IMAGE:-posenc-course:local-cuda} ;;
+*)
+	echo "docker-build-local: TARGET must be cpu or cuda, got \"$TARGET\"" >&2
+	exit 2
+	;;
+esac
 BASE=localhost/posenc-debian:bookworm-debootstrap
 PORT=${POSENC_PORT:-18888}
 MIRROR=http://deb.debian.org/debian
@@ -100,7 +111,7 @@ if [ -z "${WITH_JUPYTERLAB:-}" ]; then
 fi
 say "podman build (WITH_JUPYTERLAB=$WITH_JUPYTERLAB WITH_XLA=0, base $BASE) -> $IMAGE"
 podman build --isolation chroot --format docker \
-	-f "$ROOT/docker/Dockerfile" --target cpu \
+	-f "$ROOT/docker/Dockerfile" --target "$TARGET" \
 	--build-arg BASE_IMAGE="$BASE" \
 	--build-arg WITH_JUPYTERLAB="$WITH_JUPYTERLAB" \
 	--build-arg WITH_XLA=0 \
@@ -177,4 +188,10 @@ if procs | grep -qF -- "$token"; then
 	say "warning: the token appears on a command line in the container (ps shows it)"
 fi
 say "the server ($mode) answers on 127.0.0.1:$PORT: 200 with the token, 403 without, /api 200 (HEALTHCHECK); kernel gonb offered"
+if [ "$TARGET" = cuda ]; then
+	line=$(logs | grep '^posenc-gpu-preflight:' || true)
+	grep -q 'no NVIDIA GPU is visible.*GOMLX_BACKEND=xla:cpu' <<<"$line" ||
+		die "the cuda image started without a GPU, and the GPU preflight did not say so: ${line:-no line}"
+	say "without a GPU the cuda image says: $line"
+fi
 say "ok: $IMAGE ($((size / 1000000)) MB) built in $((built - start)) s and serves the course"
