@@ -14,7 +14,7 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: help lab test install install-test fmt vet gotest check-exercises check-notebooks run-notebooks notebooks lint-docker actionlint xla xla-test bench
+.PHONY: help lab test install install-test fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks lint-docker actionlint xla xla-test bench
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -44,8 +44,11 @@ gotest: ## go test every package except ./exercises, on the pure-Go backend; pkg
 	GOMLX_BACKEND=go $(GO) test $(TEST_PACKAGES)
 	$(GO) test -tags purego ./pkg/posenc
 
-check-exercises: ## every exercise fails on its stub and passes on its solution; the grader's output is checked
-	GOMLX_BACKEND=go $(GO) run ./cmd/grade -verify
+check-exercises: ## stubs fail, solutions pass, a broken exercise costs only itself, every learner-style mistake gets its hint
+	$(GO) run ./cmd/grade -verify
+
+mutation: ## mutation testing of the exercises' tests (gremlins, every mutator, on the solutions): want 100% efficacy and coverage
+	$(GO) run ./exercises/internal/mutate
 
 check-notebooks: ## fail when a notebook's cells no longer match its lesson
 	$(GO) run ./cmd/course check

@@ -4,13 +4,12 @@ package exercises
 // of the result is a copy of table[positions[i]], where table is a trained
 // max_len×d table (row p is the vector of position p, as in BERT and GPT-2).
 //
-// Lesson 3 (learned positions). A learned table has rows for positions 0,
-// 1, …, max_len−1 only, with max_len = len(table). For any other position
-// return a nil table and an error that names the offending position and
-// max_len, for example "position 9 is past the learned table (max_len 4)":
-// never clamp it to the last row or wrap it around, which would silently
-// give a token someone else's position. Copy the rows, so that changing the
-// result cannot change the table.
+// A position the table has no row for is an error: return a nil table and
+// an error that names the offending position and max_len, never a vector
+// borrowed from another position. Changing the result must not change the
+// table.
+//
+// Read lesson 3, “No row, no position”. Hints: exercises/README.md.
 func LearnedLookup(table [][]float64, positions []int) ([][]float64, error) {
 	// TODO
 	panic("not implemented yet: open exercises/06_learned.go")

@@ -1,22 +1,16 @@
 package exercises
 
 // RotateHalves is RotateInterleaved (exercise 7) in the half-split layout of
-// GPT-NeoX and Hugging Face's rotate_half: pair i is (x[i], x[i+d/2]), rotated
-// counterclockwise by pos·θ_i with θ_i = base^(−2i/d):
-//
-//	x'[i]     = x[i]·cos(pos·θ_i) − x[i+d/2]·sin(pos·θ_i)
-//	x'[i+d/2] = x[i]·sin(pos·θ_i) + x[i+d/2]·cos(pos·θ_i)
+// GPT-NeoX and Hugging Face's rotate_half.
 //
 // InterleavedToHalves converts a head vector from the interleaved layout to
-// the half-split one: the pair at dimensions (2i, 2i+1) moves to (i, i+d/2),
-// so out[i] = v[2i] and out[i+d/2] = v[2i+1]. Applied to the rows of a query
-// and key projection, it is what lets a Meta Llama checkpoint run with
-// Hugging Face's rotate_half, with exactly the same attention scores.
+// the half-split one, so that RotateHalves(InterleavedToHalves(x), pos, base)
+// equals InterleavedToHalves(RotateInterleaved(x, pos, base)). Applied to a
+// checkpoint's query and key projections, it is what lets Meta's Llama
+// weights run with rotate_half, with exactly the same attention scores.
 //
-// Lesson 4 (RoPE). The two layouts rotate the same pairs with the same
-// frequencies; only where the pairs live differs, so
-// RotateHalves(InterleavedToHalves(x), pos, base) equals
-// InterleavedToHalves(RotateInterleaved(x, pos, base)). Return new slices.
+// Both return new slices. Read lesson 4, “Two layouts, one rotation” and
+// “Converting checkpoints”. Hints: exercises/README.md.
 func RotateHalves(x []float64, pos int, base float64) []float64 {
 	// TODO
 	panic("not implemented yet: open exercises/08_rope_halves.go")

@@ -3,15 +3,13 @@ package exercises
 import "math"
 
 // ShiftMatrix returns T_k, the d×d matrix that moves a sinusoidal encoding
-// k positions forward: T_k · PE(pos) = PE(pos+k) for every position pos,
-// with PE the interleaved table of exercise 3.
+// (exercise 3's interleaved table) k positions along: T_k · PE(pos) =
+// PE(pos+k) for every position pos. k may be negative or zero.
 //
-// Lesson 2 (sinusoidal encodings). Each pair (sin pω_i, cos pω_i) at
-// dimensions (2i, 2i+1) is turned by the angle kω_i. Write sin((p+k)ω) and
-// cos((p+k)ω) with the angle-addition formulas to find the 2×2 block, and put
-// it on the diagonal at rows and columns 2i, 2i+1; every other entry is 0.
 // T_k depends on k only, never on pos: that is why a linear layer can learn
-// to attend by relative offset. k may be negative.
+// to attend by relative offset.
+//
+// Read lesson 2, “Shifting is a rotation”. Hints: exercises/README.md.
 func ShiftMatrix(d, k int) [][]float64 {
 	t := make([][]float64, d)
 	for r := range t {

@@ -2,28 +2,24 @@ package exercises
 
 import "math"
 
-// The three functions below return RoPE's d/2 frequencies θ_i (radians per
-// position, i = 0, …, d/2−1) after scaling them for a context factor times
-// longer than the one the model was trained on. Unscaled, θ_i = base^(−2i/d).
+// The three functions below return RoPE's d/2 frequencies (radians per
+// position, fastest pair first) for a model trained with base base, scaled
+// to run on a context factor times longer. d is even and greater than 2;
+// factor ≥ 1.
 //
-// LinearInvFreq is position interpolation (Chen et al. 2023): every
-// frequency is divided by factor, θ_i = base^(−2i/d) / factor, so that
-// position factor·p turns as far as position p used to.
+// LinearInvFreq is position interpolation (Chen et al. 2023).
 //
-// NTKInvFreq is "NTK-aware" scaling (bloc97, 2023): keep the formula but
-// raise the base to base' = base · factor^(d/(d−2)). The exponent d/(d−2) is
-// what makes the lowest frequency, i = d/2−1, exactly base^(−(d−2)/d)/factor
-// while the highest, i = 0, stays 1: fast pairs keep their resolution and
-// only slow ones are interpolated.
+// NTKInvFreq is "NTK-aware" scaling (bloc97, 2023), which changes the base:
+// the fastest pair keeps its frequency and the slowest one is divided by
+// exactly factor.
 //
-// DynamicNTKInvFreq is Hugging Face's "dynamic" NTK: the factor grows with
-// the current sequence length L = max(seqLen, originalLen),
+// DynamicNTKInvFreq is Hugging Face's "dynamic" NTK for an input of seqLen
+// tokens, on a model trained on originalLen: it changes nothing up to
+// originalLen and grows with the input beyond it.
 //
-//	base' = base · (factor·L/originalLen − (factor−1))^(d/(d−2))
-//
-// which is the unscaled base up to originalLen.
-//
-// Lesson 5 (context extension). d is even and greater than 2; factor ≥ 1.
+// Each must equal Hugging Face's inv_freq to 1e-9. Read lesson 5, from
+// “Position interpolation: divide every frequency by s” to “Dynamic NTK: let
+// the base grow with the input”. Hints: exercises/README.md.
 func LinearInvFreq(d int, base, factor float64) []float64 {
 	freq := ropeFrequencies(d, base)
 	for i := range freq {

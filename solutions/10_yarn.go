@@ -3,30 +3,20 @@ package exercises
 import "math"
 
 // YaRNInvFreq returns RoPE's d/2 frequencies under YaRN scaling (Peng et al.
-// 2023, "YaRN: Efficient Context Window Extension of Large Language Models"),
-// exactly as Hugging Face's _compute_yarn_parameters computes them with
-// beta_fast = 32 and beta_slow = 1, for a model trained on originalLen
-// positions and a context factor times longer.
+// 2023, "YaRN: Efficient Context Window Extension of Large Language
+// Models") for a model trained on originalLen positions with base base, run
+// on a context factor times longer: fast pairs kept, slow pairs
+// interpolated, a linear ramp in between. It must equal what Hugging Face's
+// _compute_yarn_parameters returns with its defaults (beta_fast 32,
+// beta_slow 1, truncate true) to 1e-9, for any configuration, including
+// very short or very long originalLen and small bases, where its
+// safeguards matter.
 //
-// YaRN keeps the fast pairs, interpolates the slow ones (divides their
-// frequency by factor), and blends linearly in between. Pair i of the
-// unscaled θ_i = base^(−2i/d) completes originalLen·θ_i/(2π) rotations over
-// the trained context; the pair index at which that number equals β is
+// YaRNAttentionFactor returns the factor YaRN multiplies cos and sin by (and
+// so both queries and keys), for any factor, including factors ≤ 1.
 //
-//	corr(β) = d · ln(originalLen / (2π·β)) / (2 · ln base)
-//
-// Then, in this order:
-//
-//	low  = max(floor(corr(32)), 0)
-//	high = min(ceil(corr(1)), d−1)         (if low == high, add 0.001 to high)
-//	ramp_i = clamp((i − low) / (high − low), 0, 1)     for i = 0, …, d/2−1
-//	θ'_i = (θ_i / factor) · ramp_i + θ_i · (1 − ramp_i)
-//
-// YaRNAttentionFactor returns the factor YaRN multiplies cos and sin by
-// (so both q and k), 0.1·ln(factor) + 1 with the natural logarithm, or 1 when
-// factor ≤ 1.
-//
-// Lesson 5 (context extension), advanced.
+// Read lesson 5, “YaRN: decide per pair, by wavelength”. The recipe, step
+// by step, is in exercises/README.md's hints.
 func YaRNInvFreq(d int, base, factor float64, originalLen int) []float64 {
 	corr := func(rotations float64) float64 {
 		return float64(d) * math.Log(float64(originalLen)/(2*math.Pi*rotations)) / (2 * math.Log(base))
@@ -47,8 +37,5 @@ func YaRNInvFreq(d int, base, factor float64, originalLen int) []float64 {
 
 // YaRNAttentionFactor: see YaRNInvFreq's comment above.
 func YaRNAttentionFactor(factor float64) float64 {
-	if factor <= 1 {
-		return 1
-	}
-	return 0.1*math.Log(factor) + 1
+	return 0.1*math.Log(math.Max(factor, 1)) + 1 // ln(1) = 0: a factor ≤ 1 changes nothing
 }

@@ -3,38 +3,32 @@ package exercises
 import "math"
 
 // T5Bucket returns the bucket of the relative position rel = key − query in
-// T5's relative attention bias (Raffel et al. 2020, section 2.1), as Hugging
-// Face's T5Attention._relative_position_bucket computes it. Each bucket has
-// one learned bias per head, so nearby distances get a bucket each and far
-// ones share logarithmically wider buckets.
-//
-//	n := numBuckets; bucket := 0
-//	bidirectional (encoder): n = n/2; keys after the query (rel > 0) use
-//	    the upper half, bucket += n; then d := |rel|
-//	causal (decoder): d := max(−rel, 0), so every key after the query is
-//	    at distance 0
-//	maxExact := n/2
-//	d < maxExact: bucket + d
-//	otherwise:    bucket + min(maxExact + int(ln(d/maxExact) / ln(maxDistance/maxExact) · (n − maxExact)), n−1)
+// T5's relative attention bias (Raffel et al. 2020, section 2.1), exactly as
+// Hugging Face's T5Attention._relative_position_bucket computes it: an
+// encoder (bidirectional) gives each direction half of the numBuckets
+// buckets, a decoder puts every key after the query in bucket 0; short
+// distances get a bucket each, longer ones share logarithmically wider
+// buckets up to maxDistance, and everything beyond shares the last one.
 //
 // T5BucketMatrix returns the qLen×kLen matrix of buckets, entry [i][j] for
-// query i and key j (both counted from 0), with rel = j − i.
+// query i and key j (both counted from 0).
 //
-// Lesson 7 (T5 relative bias), advanced. T5 uses numBuckets 32 and
-// maxDistance 128.
+// T5 uses numBuckets 32 and maxDistance 128; the tests also use small and
+// uneven ones. Read lesson 7, “From distance to bucket”. The recipe, step by
+// step, is in exercises/README.md's hints.
 func T5Bucket(rel int, bidirectional bool, numBuckets, maxDistance int) int {
 	n, bucket, d := numBuckets, 0, 0
 	if bidirectional {
 		n /= 2
 		if rel > 0 {
-			bucket += n // keys after the query get their own half
+			bucket = n // keys after the query get their own half
 		}
 		d = max(rel, -rel)
 	} else {
 		d = max(-rel, 0) // a decoder never sees keys after the query
 	}
 	maxExact := n / 2
-	if d < maxExact {
+	if d/maxExact == 0 { // d < maxExact: one bucket per distance
 		return bucket + d
 	}
 	large := maxExact + int(math.Log(float64(d)/float64(maxExact))/

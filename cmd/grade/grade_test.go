@@ -4,156 +4,59 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
+	"go/parser"
+	"go/token"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/posenc/course/cmd/grade/internal/catalog"
 )
 
-// events builds `go test -json` output from (action, test, output) triples.
-func events(triples ...[3]string) []byte {
-	var b bytes.Buffer
-	for _, t := range triples {
-		ev := map[string]string{"Action": t[0], "Package": "github.com/posenc/course/exercises"}
-		if t[1] != "" {
-			ev["Test"] = t[1]
-		}
-		if t[2] != "" {
-			ev["Output"] = t[2]
-		}
-		data, _ := json.Marshal(ev)
-		b.Write(data)
-		b.WriteByte('\n')
-	}
-	return b.Bytes()
-}
-
-var twoExercises = []exercise{
-	{1, "one", "TestOne", 1, "easy", 5},
-	{2, "two", "TestTwo", 2, "advanced", 15},
-}
-
-func TestGrade(t *testing.T) {
-	pass := [][3]string{
-		{"run", "TestOne", ""}, {"run", "TestOne/a", ""}, {"pass", "TestOne/a", ""}, {"pass", "TestOne", ""},
-	}
-	tests := []struct {
-		name       string
-		out        []byte
-		wantStatus [2]string
-		wantHint   [2]string
-		wantChecks [2]string
-		wantPoints int
-	}{
-		{
-			name: "pass_and_todo",
-			out: events(append(pass,
-				[3]string{"run", "TestTwo", ""},
-				[3]string{"output", "TestTwo", "    02_two_test.go:11: not implemented yet: open exercises/02_two.go and write Two (lesson 2). Hints: exercises/README.md\n"},
-				[3]string{"fail", "TestTwo", ""})...),
-			wantStatus: [2]string{statusPass, statusTodo},
-			wantHint:   [2]string{"", "not implemented yet: open exercises/02_two.go and write Two (lesson 2)."},
-			wantChecks: [2]string{"1/1", "0/0"},
-			wantPoints: 5,
-		},
-		{
-			name: "fail_with_hint_and_partial_checks",
-			out: events(append(pass,
-				[3]string{"run", "TestTwo", ""},
-				[3]string{"run", "TestTwo/a", ""},
-				[3]string{"output", "TestTwo/a", "=== RUN   TestTwo/a\n"},
-				[3]string{"pass", "TestTwo/a", ""},
-				[3]string{"run", "TestTwo/b", ""},
-				[3]string{"output", "TestTwo/b", "        02_two_test.go:13: Two(1):\n"},
-				[3]string{"output", "TestTwo/b", "            got 1, want 2\n"},
-				[3]string{"output", "TestTwo/b", "            Hint: sin and cos are swapped\n"},
-				[3]string{"output", "TestTwo/b", "    --- FAIL: TestTwo/b (0.00s)\n"},
-				[3]string{"fail", "TestTwo/b", ""},
-				[3]string{"fail", "TestTwo", ""})...),
-			wantStatus: [2]string{statusPass, statusFail},
-			wantHint:   [2]string{"", "sin and cos are swapped"},
-			wantChecks: [2]string{"1/1", "1/2"},
-			wantPoints: 5,
-		},
-		{
-			name: "crash_stops_the_binary",
-			out: events(append(pass,
-				[3]string{"run", "TestTwo", ""},
-				[3]string{"output", "TestTwo", "panic: boom in a goroutine\n"},
-				[3]string{"fail", "", ""})...),
-			wantStatus: [2]string{statusPass, statusCrashed},
-			wantHint:   [2]string{"", "panic: boom in a goroutine"},
-			wantChecks: [2]string{"1/1", "0/0"},
-			wantPoints: 5,
-		},
-		{
-			name:       "a_test_that_never_ran",
-			out:        events(pass...),
-			wantStatus: [2]string{statusPass, statusNotRun},
-			wantHint:   [2]string{"", "the test TestTwo did not run"},
-			wantChecks: [2]string{"1/1", "0/0"},
-			wantPoints: 5,
-		},
-		{
-			name: "build_failure",
-			out: []byte(`{"ImportPath":"github.com/posenc/course/exercises [github.com/posenc/course/exercises.test]","Action":"build-output","Output":"# github.com/posenc/course/exercises\n"}
-{"ImportPath":"github.com/posenc/course/exercises [github.com/posenc/course/exercises.test]","Action":"build-output","Output":"exercises/03_sinusoidal.go:9:2: undefined: foo\n"}
-{"ImportPath":"github.com/posenc/course/exercises [github.com/posenc/course/exercises.test]","Action":"build-fail"}
-{"Action":"start","Package":"github.com/posenc/course/exercises"}
-{"Action":"output","Package":"github.com/posenc/course/exercises","Output":"FAIL\tgithub.com/posenc/course/exercises [build failed]\n"}
-{"Action":"fail","Package":"github.com/posenc/course/exercises","FailedBuild":"github.com/posenc/course/exercises [github.com/posenc/course/exercises.test]"}
-`),
-			wantStatus: [2]string{statusBuild, statusBuild},
-			wantHint:   [2]string{"exercises/03_sinusoidal.go:9:2: undefined: foo", "exercises/03_sinusoidal.go:9:2: undefined: foo"},
-			wantChecks: [2]string{"0/0", "0/0"},
-			wantPoints: 0,
-		},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			rep := grade(parseEvents(tc.out), twoExercises)
-			for i, r := range rep.Exercises {
-				if r.Status != tc.wantStatus[i] {
-					t.Errorf("exercise %d: status %q; want %q", r.Number, r.Status, tc.wantStatus[i])
-				}
-				if r.Hint != tc.wantHint[i] {
-					t.Errorf("exercise %d: hint %q; want %q", r.Number, r.Hint, tc.wantHint[i])
-				}
-				if got := fmt.Sprintf("%d/%d", r.ChecksPassed, r.Checks); got != tc.wantChecks[i] {
-					t.Errorf("exercise %d: checks %s; want %s", r.Number, got, tc.wantChecks[i])
-				}
-			}
-			if rep.Points != tc.wantPoints || rep.MaxPoints != 20 {
-				t.Errorf("points %d/%d; want %d/20", rep.Points, rep.MaxPoints, tc.wantPoints)
-			}
-			if rep.AllPassed() {
-				t.Error("AllPassed() = true; want false")
-			}
-		})
-	}
-}
+var root = filepath.Join("..", "..")
 
 func TestWriteTable(t *testing.T) {
-	out := events(
-		[3]string{"run", "TestOne", ""}, [3]string{"run", "TestOne/a", ""}, [3]string{"pass", "TestOne/a", ""}, [3]string{"pass", "TestOne", ""},
-		[3]string{"run", "TestTwo", ""}, [3]string{"run", "TestTwo/a", ""},
-		[3]string{"output", "TestTwo/a", "    x_test.go:1: Hint: " + strings.Repeat("long ", 40) + "\n"},
-		[3]string{"fail", "TestTwo/a", ""}, [3]string{"fail", "TestTwo", ""})
-	rep := grade(parseEvents(out), twoExercises)
+	one, _ := catalog.ByNum(1)
+	three, _ := catalog.ByNum(3)
+	four, _ := catalog.ByNum(4)
+	long := "sin and cos are swapped: " + strings.Repeat("long ", 40) + "(lesson 2, “Deriving the formula”)."
+	rep := &Report{MaxPoints: 20, Total: 3}
+	rep.add(Result{Status: catalog.StatusPass, Checks: 6, ChecksPassed: 6}, one)
+	rep.add(Result{Status: catalog.StatusFail, Checks: 5, ChecksPassed: 2, Summary: long}, three)
+	rep.add(Result{Status: catalog.StatusTodo}, four)
 	var b bytes.Buffer
 	if err := rep.WriteTable(&b); err != nil {
 		t.Fatal(err)
 	}
 	table := b.String()
 	for _, want := range []string{
-		"exercise", "first hint",
-		"01 one", "pass", "1/1", "5/5",
-		"02 two", "fail", "0/1", "0/15", "long long", "…",
-		"Total: 5/20 points, 1 of 2 exercises pass.",
-		"-run Two",
+		"exercise", "points",
+		"01 attention", "pass", "6/6", "5/5",
+		"03 sinusoidal", "fail", "2/5", "0/10", "Hint: sin and cos are swapped", "(lesson 2, “Deriving the formula”).",
+		"04 add_positions", "not implemented", "write AddPositions in exercises/04_add_positions.go (lesson 2, “Scaling embeddings by √d_model”)",
+		"Total: 5/20 points, 1 of 3 exercises pass.",
+		"-run Sinusoidal",
 	} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+	for _, l := range strings.Split(table, "\n") {
+		if n := len([]rune(l)); n > width {
+			t.Errorf("line of %d characters; want at most %d: %q", n, width, l)
+		}
+	}
+	// The columns line up although hint lines come between the rows.
+	col := -1
+	for _, l := range strings.Split(table, "\n") {
+		if i := strings.Index(l, "/5 "); i >= 0 && !strings.HasPrefix(l, " ") {
+			if j := strings.Index(l, "  2  "); j >= 0 && col >= 0 && j != col {
+				t.Errorf("columns do not line up:\n%s", table)
+			}
+		}
+		if i := strings.Index(l, "  2  "); i >= 0 && !strings.HasPrefix(l, " ") && col < 0 {
+			col = i
 		}
 	}
 	b.Reset()
@@ -164,8 +67,48 @@ func TestWriteTable(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
 		t.Fatalf("--json output does not parse: %v\n%s", err, b.String())
 	}
-	if back.Points != 5 || back.MaxPoints != 20 || len(back.Exercises) != 2 || back.Exercises[1].Hint != strings.TrimSpace(strings.Repeat("long ", 40)) {
+	if back.Points != 5 || back.MaxPoints != 20 || len(back.Exercises) != 3 || back.Exercises[1].Summary != long {
 		t.Errorf("--json round trip: %+v", back)
+	}
+	rep.Lesson = 2
+	b.Reset()
+	if err := rep.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Lesson 2 (Sinusoidal encodings): 5/20 points"; !strings.Contains(b.String(), want) {
+		t.Errorf("the table of -lesson 2 lacks %q:\n%s", want, b.String())
+	}
+}
+
+func TestCrashMessage(t *testing.T) {
+	exit3 := exec.Command("sh", "-c", "exit 3").Run()
+	tests := []struct {
+		out  string
+		err  error
+		want string
+	}{
+		{"=== RUN   TestLearnedLookup\n", exit3, "your code called os.Exit(3) (or log.Fatal, which calls it) while running F()"},
+		{"2024/01/02 03:04:05 no such position\n", exit3, `its last words: "2024/01/02 03:04:05 no such position"`},
+		{"panic: unexpected call to os.Exit(0) during test\n", exit3, "called os.Exit(0)"},
+		{"runtime: goroutine stack exceeds 67108864-byte limit\nfatal error: stack overflow\n\n\t/x/exercises/13_t5_buckets.go:4 +0x1\n",
+			exit3, "ran out of stack while running F() (at exercises/13_t5_buckets.go:4)"},
+		{"fatal error: all goroutines are asleep - deadlock!\n", exit3, "blocked forever"},
+		{"panic: runtime error: slice bounds out of range [:8] with capacity 0\n\ngoroutine 7 [running]:\n" +
+			"github.com/posenc/course/exercises.Llama3InvFreq.func1()\n\t/home/x/course/exercises/11_llama3.go:5 +0x1d\n",
+			exit3, "panicked in a goroutine of its own while running F(): runtime error: slice bounds out of range [:8] with capacity 0 (at exercises/11_llama3.go:5)"},
+	}
+	for _, tc := range tests {
+		if got := crashMessage(tc.out, tc.err, "F()"); !strings.Contains(got, tc.want) {
+			t.Errorf("crashMessage(%q) = %q; want it to contain %q", tc.out, got, tc.want)
+		}
+	}
+}
+
+func TestWrap(t *testing.T) {
+	got := wrap("a bb ccc dddd eeeee", 8)
+	want := []string{"a bb ccc", "dddd", "eeeee"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("wrap = %q; want %q", got, want)
 	}
 }
 
@@ -174,6 +117,8 @@ func TestBadFlags(t *testing.T) {
 		{"-nope"},
 		{"extra"},
 		{"-verify", "--json"},
+		{"-lesson", "9"},
+		{"-lesson", "two"},
 		{"-dir", t.TempDir()},
 	} {
 		var stdout, stderr bytes.Buffer
@@ -184,123 +129,131 @@ func TestBadFlags(t *testing.T) {
 			t.Errorf("run(%q) printed %q; want one line starting with \"grade: \"", args, msg)
 		}
 	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-h"}, &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), "-lesson N") {
+		t.Errorf("run(-h) = %d, %q; want 0 and the usage with -lesson N", code, stdout.String())
+	}
 }
 
-// TestVerifyCatches feeds the verifier broken states: each must be reported.
-func TestVerifyCatches(t *testing.T) {
-	v := &verifier{list: twoExercises}
-	solvedOne := func(e exercise) bool { return e.Num == 1 }
-	base := [][3]string{{"run", "TestFeedback", ""}, {"pass", "TestFeedback", ""}}
-	todoTwo := [][3]string{{"run", "TestTwo", ""},
-		{"output", "TestTwo", "    t.go:1: not implemented yet: open exercises/02_two.go and write Two\n"}, {"fail", "TestTwo", ""}}
-	passOne := [][3]string{{"run", "TestOne", ""}, {"run", "TestOne/a", ""}, {"pass", "TestOne/a", ""}, {"pass", "TestOne", ""}}
-	tests := []struct {
-		name string
-		evs  [][3]string
-		want string
-	}{
-		{"solution_fails", append(append([][3]string{{"run", "TestOne", ""}, {"fail", "TestOne", ""}}, todoTwo...), base...), "01 one fails on its solution"},
-		{"stub_passes", append(append(append([][3]string{}, passOne...), base...),
-			[3]string{"run", "TestTwo", ""}, [3]string{"pass", "TestTwo", ""}), "02 two on its untouched stub"},
-		{"feedback_fails", append(append(append([][3]string{}, passOne...), todoTwo...),
-			[3]string{"run", "TestFeedback", ""}, [3]string{"fail", "TestFeedback", ""}), "TestFeedback fails"},
-		{"unknown_test", append(append(append(append([][3]string{}, passOne...), todoTwo...), base...),
-			[3]string{"run", "TestExtra", ""}, [3]string{"pass", "TestExtra", ""}), "TestExtra is neither"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			run := parseEvents(events(tc.evs...))
-			err := v.checkRun(grade(run, v.list), run, solvedOne)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("checkRun = %v; want an error containing %q", err, tc.want)
-			}
-		})
-	}
-	t.Run("good_run", func(t *testing.T) {
-		run := parseEvents(events(append(append(append([][3]string{}, passOne...), todoTwo...), base...)...))
-		if err := v.checkRun(grade(run, v.list), run, solvedOne); err != nil {
-			t.Errorf("checkRun on a good run: %v", err)
-		}
-	})
-}
-
-// TestCheckFilesCatches breaks a copy of the real exercise files.
-func TestCheckFilesCatches(t *testing.T) {
-	root := t.TempDir()
-	for _, d := range []string{"exercises", "solutions"} {
-		if err := copyTree(filepath.Join("..", "..", d), filepath.Join(root, d)); err != nil {
+// TestStandIns checks the stand-in of every exercise: the solution's
+// signatures, bodies that panic with the stub's message.
+func TestStandIns(t *testing.T) {
+	for _, e := range catalog.Exercises {
+		src, err := standIn(root, e)
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	v := &verifier{root: root, list: exercises}
-	if _, err := v.checkFiles(); err != nil {
-		t.Fatalf("checkFiles on the real files: %v", err)
-	}
-	e := exercises[2]
-	readme := filepath.Join(root, "exercises", "README.md")
-	text, _ := os.ReadFile(readme)
-	broken := strings.Replace(string(text), fmt.Sprintf("| %d |", e.Points), "| 99 |", 1)
-	mustWrite(t, readme, broken)
-	mustWrite(t, filepath.Join(root, "solutions", e.Base()), "package exercises\n\n// TODO\n")
-	mustWrite(t, filepath.Join(root, "exercises", "99_extra.go"), "package exercises\n")
-	_, err := v.checkFiles()
-	for _, want := range []string{"points \"99\"", "solutions/" + e.Base() + " is still a stub", "99_extra.go is not in"} {
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("checkFiles = %v; want it to report %q", err, want)
+		if _, err := parser.ParseFile(token.NewFileSet(), e.File(), src, 0); err != nil {
+			t.Errorf("%s: the stand-in does not parse: %v\n%s", e.Name(), err, src)
+		}
+		for _, fn := range e.Funcs {
+			if !strings.Contains(string(src), "func "+fn+"(") {
+				t.Errorf("%s: the stand-in lacks func %s:\n%s", e.Name(), fn, src)
+			}
+		}
+		if want := fmt.Sprintf("%q", catalog.StubPanic(e)+catalog.NotCompiling); strings.Count(string(src), want) != len(e.Funcs) {
+			t.Errorf("%s: the stand-in does not panic with %s in each function:\n%s", e.Name(), want, src)
 		}
 	}
 }
 
-func mustWrite(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
+// TestCheckRunCatches feeds checkRun broken reports: each must be reported.
+func TestCheckRunCatches(t *testing.T) {
+	solvedOdd := func(e catalog.Exercise) bool { return e.Num%2 == 1 }
+	good := func() *Report {
+		rep := &Report{}
+		for _, e := range catalog.Exercises {
+			r := Result{Status: catalog.StatusTodo}
+			if solvedOdd(e) {
+				r = Result{Status: catalog.StatusPass, Checks: 3, ChecksPassed: 3}
+				for _, u := range e.Uses {
+					if u%2 == 0 {
+						r = Result{Status: catalog.StatusWaits, Summary: fmt.Sprintf("F calls your G (exercise %d), which is not written yet", u)}
+					}
+				}
+			}
+			rep.add(r, e)
+		}
+		return rep
+	}
+	if err := checkRun(good(), solvedOdd); err != nil {
+		t.Fatalf("checkRun on a good report: %v", err)
+	}
+	tests := []struct {
+		name    string
+		breakIt func(*Report)
+		want    string
+	}{
+		{"solution_fails", func(r *Report) { r.Exercises[0] = Result{Number: 1, Slug: "attention", Status: catalog.StatusFail} }, "fails on its solution"},
+		{"stub_passes", func(r *Report) { r.Exercises[1].Status = catalog.StatusPass }, "on its untouched stub"},
+		{"waits_for_nothing", func(r *Report) { r.Exercises[20].Summary = "something else" }, "want \"waits\" naming it"},
+		{"does_not_compile", func(r *Report) { r.CompileErrors = "exercises/03_sinusoidal.go:1:1: oops" }, "do not compile"},
+	}
+	for _, tc := range tests {
+		rep := good()
+		tc.breakIt(rep)
+		if err := checkRun(rep, solvedOdd); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: checkRun = %v; want an error containing %q", tc.name, err, tc.want)
+		}
 	}
 }
 
 // TestGradeRealExercises runs the grader on the real exercises: on the
-// stubs as they are, and with every solution standing in for its stub.
+// stubs as they are, for one lesson, and with every solution standing in
+// for its stub.
 func TestGradeRealExercises(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs go test on ./exercises twice")
+		t.Skip("compiles and runs the exercise tests three times")
 	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	abs, err := filepath.Abs(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Run("stubs", func(t *testing.T) {
 		var stdout, stderr bytes.Buffer
-		if code := run([]string{"-dir", root}, &stdout, &stderr); code != 1 {
+		if code := run([]string{"-dir", abs}, &stdout, &stderr); code != 1 {
 			t.Fatalf("exit status %d; want 1 (stderr: %s)", code, stderr.String())
 		}
 		table := stdout.String()
-		for _, e := range exercises {
-			line := lineWith(table, e.Name()+" ")
-			if !strings.Contains(line, statusTodo) || !strings.Contains(line, "not implemented yet: open exercises/"+e.Base()) {
-				t.Errorf("the row of %s is %q; want %q and its stub's message", e.Name(), line, statusTodo)
+		for _, e := range catalog.Exercises {
+			if !strings.Contains(table, e.Name()+" ") || !strings.Contains(table, "write "+e.FuncList()+" in "+e.Path()) {
+				t.Errorf("the table lacks the row of %s and its stub's message:\n%s", e.Name(), table)
 			}
 		}
-		if want := fmt.Sprintf("Total: 0/%d points, 0 of %d exercises pass.", maxPoints(exercises), len(exercises)); !strings.Contains(table, want) {
+		if want := fmt.Sprintf("Total: 0/%d points, 0 of %d exercises pass.", catalog.MaxPoints(catalog.Exercises), len(catalog.Exercises)); !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	})
+	t.Run("lesson_2", func(t *testing.T) {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"-dir", abs, "-lesson", "2"}, &stdout, &stderr); code != 1 {
+			t.Fatalf("exit status %d; want 1 (stderr: %s)", code, stderr.String())
+		}
+		table := stdout.String()
+		for _, e := range catalog.Exercises {
+			if got := strings.Contains(table, e.Name()+" "); got != (e.Lesson == 2) {
+				t.Errorf("row of %s shown: %v; want %v:\n%s", e.Name(), got, e.Lesson == 2, table)
+			}
+		}
+		if want := "Lesson 2 (Sinusoidal encodings): 0/25 points, 0 of 3 exercises pass."; !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
 	})
 	t.Run("solutions", func(t *testing.T) {
-		replace := map[string]string{}
-		for _, e := range exercises {
-			replace[filepath.Join(root, "exercises", e.Base())] = filepath.Join(root, "solutions", e.Base())
+		v := &verifier{root: abs}
+		overlay, err := writeOverlay(t.TempDir(), v.overlayFor(func(catalog.Exercise) bool { return true }))
+		if err != nil {
+			t.Fatal(err)
 		}
-		data, _ := json.Marshal(map[string]any{"Replace": replace})
-		overlay := filepath.Join(t.TempDir(), "overlay.json")
-		mustWrite(t, overlay, string(data))
 		var stdout, stderr bytes.Buffer
-		if code := run([]string{"-dir", root, "-overlay", overlay, "--json"}, &stdout, &stderr); code != 0 {
+		if code := run([]string{"-dir", abs, "-overlay", overlay, "--json"}, &stdout, &stderr); code != 0 {
 			t.Fatalf("exit status %d; want 0\n%s%s", code, stdout.String(), stderr.String())
 		}
 		var rep Report
 		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 			t.Fatalf("--json: %v\n%s", err, stdout.String())
 		}
-		if rep.Points != maxPoints(exercises) || rep.Passed != len(exercises) {
+		if rep.Points != catalog.MaxPoints(catalog.Exercises) || rep.Passed != len(catalog.Exercises) {
 			t.Errorf("%d/%d points, %d/%d pass; want full marks", rep.Points, rep.MaxPoints, rep.Passed, rep.Total)
 		}
 		for _, r := range rep.Exercises {
@@ -309,13 +262,4 @@ func TestGradeRealExercises(t *testing.T) {
 			}
 		}
 	})
-}
-
-func lineWith(text, prefix string) string {
-	for _, l := range strings.Split(text, "\n") {
-		if strings.HasPrefix(l, prefix) {
-			return l
-		}
-	}
-	return ""
 }

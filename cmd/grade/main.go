@@ -1,30 +1,35 @@
-// Command grade runs the course's exercise tests and prints a score per
+// Command grade grades the course's exercises and prints a score per
 // exercise, in the spirit of nbgrader and otter-grader.
 //
 // Usage:
 //
-//	go run ./cmd/grade            # a table: exercise, result, points, first hint; then the total
-//	go run ./cmd/grade --json     # the same, as JSON
-//	go run ./cmd/grade -verify    # the course's own check (make test), see below
+//	go run ./cmd/grade              # a table: exercise, result, checks, points, the first hint in full; then the total
+//	go run ./cmd/grade -lesson 2    # only lesson 2's exercises (from a notebook: !go run ../cmd/grade -lesson 2)
+//	go run ./cmd/grade --json       # the same, as JSON
+//	go run ./cmd/grade -verify      # the course's own check of its exercises (make test), see below
 //
-// It runs `go test -json ./exercises` from the module root and never writes
-// to the learner's files. Its exit status is 0 when every exercise passes,
-// 1 when some do not, and 2 when it could not grade (a bad flag, no go
-// command, no exercises directory).
+// It compiles the exercise tests once and runs each exercise in a process of
+// its own, so that one broken exercise costs only itself: a file that does
+// not compile is graded "does not compile" (its compiler error is shown
+// once) and the other exercises are graded with a stand-in for it, built
+// from the stub's signatures; an exercise that calls os.Exit or log.Fatal,
+// panics in a goroutine of its own, runs out of stack or never returns
+// fails alone, with a message saying what happened. It never writes to the
+// learner's files. It works from any directory inside the course (the
+// notebooks' folder included). Its exit status is 0 when every graded
+// exercise passes, 1 when some do not, and 2 when it could not grade (a bad
+// flag, no go command, no exercises directory).
 //
 // With -verify it checks the exercises themselves, without touching the
-// working tree: the exercise list, files and exercises/README.md agree;
-// every untouched stub fails with "not implemented yet"; every solution in
-// solutions/ passes when it stands in for its stub (go test -overlay, odd and
-// even exercises in two runs, so each also passes with the others left as
-// stubs); the feedback tests (each known misconception gets its hint) pass;
-// and a new user who copies solutions/*.go over exercises/ in a fresh copy
-// of the repository gets full marks.
-//
-// solutions/ is an ordinary package directory whose files declare package
-// exercises: it builds with go build ./... and go vet ./..., has no tests,
-// and each of its files can replace the stub of the same name through
-// go test -overlay.
+// working tree: the catalog, stubs, solutions and generated files agree;
+// the feedback's own tests pass (go test ./exercises/internal/...); every
+// untouched stub is graded "not implemented"; every solution passes when it
+// stands in for its stub, with half of the others left as stubs (so that it
+// passes alone, or says which exercise it waits for); a file that does not
+// compile, one that calls os.Exit, one that panics in a goroutine and one
+// that recurses without end each cost only their own exercise; and a new
+// user who copies solutions/*.go over exercises/ in a fresh copy of the
+// repository gets full marks.
 package main
 
 import (
@@ -34,6 +39,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/posenc/course/cmd/grade/internal/catalog"
 )
 
 func main() {
@@ -44,9 +52,12 @@ func main() {
 type options struct {
 	json    bool
 	verify  bool
+	lesson  int
 	overlay string
 	dir     string
 }
+
+const usage = "usage: go run ./cmd/grade [-lesson N] [--json] [-verify] [-overlay file] [-dir root]"
 
 // run is the whole command; it returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
@@ -54,25 +65,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("grade", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON")
-	fs.BoolVar(&o.verify, "verify", false, "check stubs, solutions, feedback tests and README (make test)")
-	fs.StringVar(&o.overlay, "overlay", "", "a go build -overlay file to grade with (for course maintainers)")
-	fs.StringVar(&o.dir, "dir", "", "the course's module root (default: found from the current directory)")
+	fs.IntVar(&o.lesson, "lesson", 0, fmt.Sprintf("grade only the exercises of lesson `N` (1 to %d)", len(catalog.Lessons)))
+	fs.BoolVar(&o.verify, "verify", false, "check stubs, solutions, feedback tests and generated files (make test)")
+	fs.StringVar(&o.overlay, "overlay", "", "a go build -overlay `file` to grade with (for course maintainers)")
+	fs.StringVar(&o.dir, "dir", "", "the course's module `root` (default: found from the current directory)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)
-			fmt.Fprintln(stdout, "usage: go run ./cmd/grade [--json] [-verify] [-overlay file] [-dir root]")
+			fmt.Fprintln(stdout, usage)
 			fs.PrintDefaults()
 			return 0
 		}
-		fmt.Fprintf(stderr, "grade: %v (usage: go run ./cmd/grade [--json] [-verify])\n", err)
+		fmt.Fprintf(stderr, "grade: %v (%s)\n", err, usage)
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "grade: unexpected argument %q (usage: go run ./cmd/grade [--json] [-verify])\n", fs.Arg(0))
+		fmt.Fprintf(stderr, "grade: unexpected argument %q (%s)\n", fs.Arg(0), usage)
 		return 2
 	}
-	if o.verify && (o.json || o.overlay != "") {
+	if o.verify && (o.json || o.overlay != "" || o.lesson != 0) {
 		fmt.Fprintln(stderr, "grade: -verify takes no other flag but -dir")
+		return 2
+	}
+	if o.lesson != 0 && catalog.LessonTitle(o.lesson) == "" {
+		fmt.Fprintf(stderr, "grade: -lesson %d: there is no such lesson; the lessons are 1 to %d\n", o.lesson, len(catalog.Lessons))
 		return 2
 	}
 	root := o.dir
@@ -82,18 +98,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "grade: %v\n", err)
 			return 2
 		}
-	} else if _, err := os.Stat(filepath.Join(root, "exercises")); err != nil {
-		fmt.Fprintf(stderr, "grade: -dir %s has no exercises directory\n", root)
+	} else if !isDir(filepath.Join(root, catalog.Dir)) {
+		fmt.Fprintf(stderr, "grade: -dir %s has no %s directory\n", root, catalog.Dir)
 		return 2
 	}
 	if o.verify {
 		return verify(root, stdout, stderr)
 	}
-	rep, err := gradeDir(root, o.overlay)
+	list := catalog.Exercises
+	if o.lesson != 0 {
+		list = lessonExercises(o.lesson)
+	}
+	rep, err := gradeDir(root, o.overlay, list)
 	if err != nil {
 		fmt.Fprintf(stderr, "grade: %v\n", err)
 		return 2
 	}
+	rep.Lesson = o.lesson
 	if o.json {
 		err = rep.WriteJSON(stdout)
 	} else {
@@ -109,13 +130,51 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// gradeDir runs the exercise tests of the module at root and grades them.
-func gradeDir(root, overlay string) (*Report, error) {
-	res, err := goTest(root, overlay)
+// lessonExercises returns lesson n's exercises.
+func lessonExercises(n int) []catalog.Exercise {
+	var out []catalog.Exercise
+	for _, e := range catalog.Exercises {
+		if e.Lesson == n {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// gradeDir builds the exercise tests of the module at root (with the
+// -overlay file, when not empty) and grades the exercises of list.
+func gradeDir(root, overlay string, list []catalog.Exercise) (*Report, error) {
+	root, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
 	}
-	return grade(res, exercises), nil
+	replace := map[string]string{}
+	if overlay != "" {
+		if replace, err = readOverlay(overlay); err != nil {
+			return nil, err
+		}
+	}
+	tmp, err := os.MkdirTemp("", "grade-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	b, err := cachedBuild(root, tmp, replace)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{MaxPoints: catalog.MaxPoints(list), Total: len(list), BuildOutput: b.fatal, CompileErrors: b.errorText()}
+	if b.fatal != "" {
+		for _, e := range list {
+			rep.add(Result{Status: catalog.StatusNotGraded, Summary: "nothing could be graded: see the build output below"}, e)
+		}
+		return rep, nil
+	}
+	results := runAll(b.binary, filepath.Join(root, catalog.Dir), tmp, list, b.broken)
+	for i, e := range list {
+		rep.add(results[i], e)
+	}
+	return rep, nil
 }
 
 // findRoot returns the closest directory, from the current one up, that
@@ -126,7 +185,7 @@ func findRoot() (string, error) {
 		return "", err
 	}
 	for {
-		if isFile(filepath.Join(dir, "go.mod")) && isDir(filepath.Join(dir, "exercises")) {
+		if isFile(filepath.Join(dir, "go.mod")) && isDir(filepath.Join(dir, catalog.Dir)) {
 			return dir, nil
 		}
 		parent := filepath.Dir(dir)
@@ -139,3 +198,7 @@ func findRoot() (string, error) {
 
 func isFile(p string) bool { st, err := os.Stat(p); return err == nil && st.Mode().IsRegular() }
 func isDir(p string) bool  { st, err := os.Stat(p); return err == nil && st.IsDir() }
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}

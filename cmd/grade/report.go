@@ -5,19 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"unicode/utf8"
-)
 
-// Status values of an exercise.
-const (
-	statusPass     = "pass"
-	statusFail     = "fail"
-	statusTodo     = "not implemented"
-	statusBuild    = "build failed"
-	statusCrashed  = "crashed"
-	statusNotRun   = "not run"
-	notImplemented = "not implemented yet"
+	"github.com/posenc/course/cmd/grade/internal/catalog"
 )
 
 // Result is the grade of one exercise.
@@ -28,145 +18,145 @@ type Result struct {
 	Test         string `json:"test"`
 	Lesson       int    `json:"lesson"`
 	Difficulty   string `json:"difficulty"`
-	Status       string `json:"status"`
+	Status       string `json:"status"` // one of catalog's Status constants
 	Passed       bool   `json:"passed"`
 	Points       int    `json:"points"`
 	MaxPoints    int    `json:"max_points"`
 	ChecksPassed int    `json:"checks_passed"`
 	Checks       int    `json:"checks"`
-	Hint         string `json:"hint,omitempty"`
+	Summary      string `json:"hint,omitempty"`     // the first hint, whole, or what went wrong
+	Messages     string `json:"messages,omitempty"` // every failure's message
 }
 
-// Report is the grade of every exercise: what the table and --json print.
+// Report is the grade of every exercise graded: what the table and --json
+// print.
 type Report struct {
-	Exercises   []Result `json:"exercises"`
-	Points      int      `json:"points"`
-	MaxPoints   int      `json:"max_points"`
-	Passed      int      `json:"passed"`
-	Total       int      `json:"total"`
-	BuildOutput string   `json:"build_output,omitempty"`
+	Lesson        int      `json:"lesson,omitempty"` // -lesson, when given
+	Exercises     []Result `json:"exercises"`
+	Points        int      `json:"points"`
+	MaxPoints     int      `json:"max_points"`
+	Passed        int      `json:"passed"`
+	Total         int      `json:"total"`
+	CompileErrors string   `json:"compile_errors,omitempty"` // of the files replaced by their stand-ins
+	BuildOutput   string   `json:"build_output,omitempty"`   // when nothing could be graded
 }
 
 // AllPassed reports whether every exercise passed.
 func (r *Report) AllPassed() bool { return r.Passed == r.Total }
 
-// grade turns a run into a report for list.
-func grade(run *testRun, list []exercise) *Report {
-	rep := &Report{MaxPoints: maxPoints(list), Total: len(list)}
-	if run.BuildFailed {
-		rep.BuildOutput = run.BuildOutput
+// add records the result of exercise e.
+func (r *Report) add(res Result, e catalog.Exercise) {
+	res.Number, res.Slug, res.File, res.Test = e.Num, e.Slug, e.Path(), e.Test
+	res.Lesson, res.Difficulty, res.MaxPoints = e.Lesson, string(e.Difficulty), e.Points()
+	if res.Status == catalog.StatusPass {
+		res.Passed, res.Points = true, e.Points()
+		r.Passed++
+		r.Points += res.Points
 	}
-	for _, e := range list {
-		res := Result{Number: e.Num, Slug: e.Slug, File: "exercises/" + e.Base(), Test: e.Test,
-			Lesson: e.Lesson, Difficulty: e.Difficulty, MaxPoints: e.Points}
-		t := run.Tests[e.Test]
-		switch {
-		case run.BuildFailed:
-			res.Status, res.Hint = statusBuild, firstLine(run.BuildOutput)
-		case t == nil || !t.Ran:
-			res.Status, res.Hint = statusNotRun, "the test "+e.Test+" did not run"
-			if run.Stray != "" {
-				res.Hint += ": " + firstLine(run.Stray)
-			}
-		case t.Action == "pass":
-			res.Status, res.Passed, res.Points = statusPass, true, e.Points
-		case t.Action == "":
-			res.Status, res.Hint = statusCrashed, firstHint(t.Messages)
-			if res.Hint == "" {
-				res.Hint = "the test binary stopped during " + e.Test
-			}
-		default:
-			res.Status, res.Hint = statusFail, firstHint(t.Messages)
-			if t.SubTotal == 0 && strings.Contains(res.Hint, notImplemented) {
-				// The footer already points to the README.
-				res.Status, res.Hint = statusTodo, strings.TrimSuffix(res.Hint, " Hints: exercises/README.md")
-			}
-		}
-		if t != nil {
-			res.ChecksPassed, res.Checks = t.SubPassed, t.SubTotal
-		}
-		if res.Passed {
-			rep.Passed++
-			rep.Points += res.Points
-		}
-		rep.Exercises = append(rep.Exercises, res)
+	if res.Status == catalog.StatusTodo {
+		res.Summary = fmt.Sprintf("write %s in %s (%s)", e.FuncList(), e.Path(), e.Where())
 	}
-	return rep
+	r.Exercises = append(r.Exercises, res)
 }
 
-// firstHint returns the first "Hint: " line, or else the first message.
-func firstHint(msgs []string) string {
-	for _, m := range msgs {
-		if h, ok := strings.CutPrefix(m, "Hint: "); ok {
-			return h
-		}
-	}
-	for _, m := range msgs {
-		if m != "" {
-			return m
-		}
-	}
-	return ""
-}
+// width is where the table wraps the hint lines under each row.
+const width = 100
 
-func firstLine(s string) string {
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			return l
-		}
-	}
-	return ""
-}
-
-// hintWidth is how much of a hint the table shows; --json has all of it.
-const hintWidth = 100
-
-func truncate(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
-}
-
-// WriteTable prints the report as a table and a total.
+// WriteTable prints the report as a table, each exercise's first hint in
+// full under its row, and the total.
 func (r *Report) WriteTable(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "exercise\tlesson\tresult\tchecks\tpoints\tfirst hint")
+	rows := [][]string{{"exercise", "lesson", "result", "checks", "points"}}
 	for _, e := range r.Exercises {
 		checks := "-"
 		if e.Checks > 0 {
 			checks = fmt.Sprintf("%d/%d", e.ChecksPassed, e.Checks)
 		}
-		fmt.Fprintf(tw, "%02d %s\t%d\t%s\t%s\t%d/%d\t%s\n", e.Number, e.Slug, e.Lesson, e.Status, checks,
-			e.Points, e.MaxPoints, truncate(e.Hint, hintWidth))
+		rows = append(rows, []string{fmt.Sprintf("%02d %s", e.Number, e.Slug), fmt.Sprint(e.Lesson), e.Status, checks,
+			fmt.Sprintf("%d/%d", e.Points, e.MaxPoints)})
 	}
-	if err := tw.Flush(); err != nil {
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for c, cell := range row {
+			widths[c] = max(widths[c], utf8.RuneCountInString(cell))
+		}
+	}
+	var b strings.Builder
+	line := func(row []string) {
+		for c, cell := range row {
+			if c < len(row)-1 {
+				cell += strings.Repeat(" ", widths[c]-utf8.RuneCountInString(cell)+2)
+			}
+			b.WriteString(cell)
+		}
+		b.WriteString("\n")
+	}
+	line(rows[0])
+	for i, e := range r.Exercises {
+		line(rows[i+1])
+		if e.Summary != "" {
+			prefix := ""
+			if e.Status == catalog.StatusFail {
+				prefix = "Hint: "
+			}
+			for _, l := range wrap(prefix+e.Summary, width-4) {
+				b.WriteString("    " + l + "\n")
+			}
+		}
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
+	if r.CompileErrors != "" {
+		fmt.Fprintf(w, "\nThese files do not compile; the other exercises were graded with their stubs in their place:\n%s\n", indent(r.CompileErrors))
+	}
 	if r.BuildOutput != "" {
-		fmt.Fprintf(w, "\nThe exercises do not compile, so no test could run. Fix this first:\n%s\n", indent(r.BuildOutput))
+		fmt.Fprintf(w, "\nThe exercises could not be compiled, so nothing was graded:\n%s\n", indent(r.BuildOutput))
 	}
-	fmt.Fprintf(w, "\nTotal: %d/%d points, %d of %d exercises pass.\n", r.Points, r.MaxPoints, r.Passed, r.Total)
-	if !r.AllPassed() && r.BuildOutput == "" {
-		fmt.Fprintln(w, "Details: go test ./exercises -run <Test> (for example -run "+firstFailing(r)+"); hints: exercises/README.md")
+	what := "Total"
+	if r.Lesson != 0 {
+		what = fmt.Sprintf("Lesson %d (%s)", r.Lesson, catalog.LessonTitle(r.Lesson))
 	}
-	return nil
+	_, err := fmt.Fprintf(w, "\n%s: %d/%d points, %d of %d exercises pass.\n", what, r.Points, r.MaxPoints, r.Passed, r.Total)
+	if err == nil && !r.AllPassed() && r.BuildOutput == "" {
+		if f := r.firstFailing(); f != "" {
+			_, err = fmt.Fprintf(w, "Details: go test ./exercises -run %s -v; hints: exercises/README.md\n", f)
+		}
+	}
+	return err
 }
 
 // firstFailing returns the test name, without "Test", of the first exercise
-// that does not pass.
-func firstFailing(r *Report) string {
+// that does not pass and was started.
+func (r *Report) firstFailing() string {
 	for _, e := range r.Exercises {
-		if !e.Passed {
+		if !e.Passed && e.Status != catalog.StatusTodo {
 			return strings.TrimPrefix(e.Test, "Test")
 		}
 	}
 	return ""
 }
 
-func indent(s string) string {
-	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+// wrap splits s into lines of at most n runes, at spaces.
+func wrap(s string, n int) []string {
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		line := ""
+		for _, word := range strings.Fields(para) {
+			switch {
+			case line == "":
+				line = word
+			case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > n:
+				lines = append(lines, line)
+				line = word
+			default:
+				line += " " + word
+			}
+		}
+		if line != "" {
+			lines = append(lines, line)
+		}
+	}
+	return lines
 }
 
 // WriteJSON prints the report as indented JSON.

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"go/parser"
@@ -11,17 +10,15 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-)
 
-// feedbackTest is the test of the feedback itself (exercises/feedback_test.go):
-// it is not graded, and must pass whatever the stubs hold.
-const feedbackTest = "TestFeedback"
+	"github.com/posenc/course/cmd/grade/internal/catalog"
+)
 
 // verify runs every check of the course's exercises and returns the exit
 // status: 0 when all pass, 1 otherwise.
@@ -32,19 +29,21 @@ func verify(root string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "grade: %v\n", err)
 		return 2
 	}
-	before, err := treeHash(root, "exercises", "solutions")
+	before, err := treeHash(root, catalog.Dir, "solutions")
 	if err != nil {
 		fmt.Fprintf(stderr, "grade: %v\n", err)
 		return 2
 	}
-	v := &verifier{root: root, out: stdout, list: exercises}
-	v.step("exercise list, files and exercises/README.md agree", v.checkFiles)
-	v.step("untouched stubs fail with \"not implemented yet\"; feedback tests pass", v.checkStubs)
+	v := &verifier{root: root, out: stdout}
+	v.step("catalog, stubs and solutions agree", v.checkFiles)
+	v.step("the feedback's own tests pass (go test ./exercises/internal/...)", v.checkFeedback)
+	v.step("untouched stubs are graded \"not implemented\"", v.checkStubs)
 	v.step("odd-numbered solutions pass over the stubs, even stubs still fail", func() (string, error) { return v.checkHalf(1) })
 	v.step("even-numbered solutions pass over the stubs, odd stubs still fail", func() (string, error) { return v.checkHalf(0) })
+	v.step("a broken file, os.Exit, a panic in a goroutine and endless recursion each cost only their exercise", v.checkIsolation)
 	v.step("a new user copying solutions/*.go over exercises/ gets full marks", v.checkNewUser)
 	v.step("the working tree is unchanged", func() (string, error) {
-		after, err := treeHash(root, "exercises", "solutions")
+		after, err := treeHash(root, catalog.Dir, "solutions")
 		if err != nil {
 			return "", err
 		}
@@ -53,18 +52,18 @@ func verify(root string, stdout, stderr io.Writer) int {
 		}
 		return "", nil
 	})
+	list := catalog.Exercises
 	if v.failed > 0 {
 		fmt.Fprintf(stdout, "verify: FAIL (%d of %d checks failed, %.1fs)\n", v.failed, v.steps, time.Since(start).Seconds())
 		return 1
 	}
-	fmt.Fprintf(stdout, "verify: PASS (%d checks, %d exercises, %d points, %.1fs)\n", v.steps, len(v.list), maxPoints(v.list), time.Since(start).Seconds())
+	fmt.Fprintf(stdout, "verify: PASS (%d checks, %d exercises, %d points, %.1fs)\n", v.steps, len(list), catalog.MaxPoints(list), time.Since(start).Seconds())
 	return 0
 }
 
 type verifier struct {
 	root          string
 	out           io.Writer
-	list          []exercise
 	steps, failed int
 }
 
@@ -99,53 +98,55 @@ func (p problems) err() error {
 
 var numbered = regexp.MustCompile(`^(\d\d)_[a-z0-9_]+\.go$`)
 
-// checkFiles checks the exercise list against the files and the README.
+// checkFiles checks the catalog against the files: every stub panics with
+// its message, every solution is complete and yields a stand-in, and
+// exercises/ holds nothing else than stubs, tests, README.md, doc.go and
+// internal/.
 func (v *verifier) checkFiles() (string, error) {
 	var p problems
-	known := map[string]bool{}
-	for _, e := range v.list {
-		base := e.Base()
-		known[base] = true
-		stub := v.read(&p, "exercises", base)
+	known := map[string]bool{"README.md": true, "doc.go": true, "internal": true}
+	for _, e := range catalog.Exercises {
+		known[e.File()], known[e.TestFile()] = true, true
+		stub := v.read(&p, catalog.Dir, e.File())
 		if stub != "" {
 			if !strings.Contains(stub, "// TODO") {
-				p.addf("exercises/%s: the stub has no // TODO", base)
+				p.addf("%s: the stub has no // TODO", e.Path())
 			}
-			if want := `panic("` + notImplemented + `: open exercises/` + base + `")`; !strings.Contains(stub, want) {
-				p.addf("exercises/%s: the stub does not %s", base, want)
+			if want := fmt.Sprintf("panic(%q)", catalog.StubPanic(e)); strings.Count(stub, want) != len(e.Funcs) {
+				p.addf("%s: want %d bodies that %s", e.Path(), len(e.Funcs), want)
 			}
-			v.checkPackage(&p, "exercises/"+base, stub)
+			v.checkPackage(&p, e.Path(), stub)
 		}
-		test := v.read(&p, "exercises", strings.TrimSuffix(base, ".go")+"_test.go")
-		if test != "" && !strings.Contains(test, "func "+e.Test+"(t *testing.T)") {
-			p.addf("exercises/%s_test.go: no func %s(t *testing.T)", strings.TrimSuffix(base, ".go"), e.Test)
+		if test := v.read(&p, catalog.Dir, e.TestFile()); test != "" && !strings.Contains(test, "func "+e.Test+"(t *testing.T)") {
+			p.addf("%s/%s: no func %s(t *testing.T)", catalog.Dir, e.TestFile(), e.Test)
 		}
-		sol := v.read(&p, "solutions", base)
-		if sol != "" {
-			if strings.Contains(sol, notImplemented) || strings.Contains(sol, "// TODO") {
-				p.addf("solutions/%s is still a stub", base)
+		if sol := v.read(&p, "solutions", e.File()); sol != "" {
+			if strings.Contains(sol, catalog.NotImplemented) || strings.Contains(sol, "// TODO") {
+				p.addf("solutions/%s is still a stub", e.File())
 			}
-			v.checkPackage(&p, "solutions/"+base, sol)
-		}
-	}
-	for _, dir := range []string{"exercises", "solutions"} {
-		entries, err := os.ReadDir(filepath.Join(v.root, dir))
-		if err != nil {
-			p.addf("%v", err)
-			continue
-		}
-		for _, en := range entries {
-			name := en.Name()
-			if test, ok := strings.CutSuffix(name, "_test.go"); ok {
-				name = test + ".go"
-			}
-			if numbered.MatchString(name) && !known[name] {
-				p.addf("%s/%s is not in cmd/grade's exercise list", dir, en.Name())
+			v.checkPackage(&p, "solutions/"+e.File(), sol)
+			if _, err := standIn(v.root, e); err != nil {
+				p.addf("%v", err)
 			}
 		}
 	}
-	v.checkReadme(&p)
-	return fmt.Sprintf("%d exercises, %d points", len(v.list), maxPoints(v.list)), p.err()
+	entries, err := os.ReadDir(filepath.Join(v.root, catalog.Dir))
+	if err != nil {
+		return "", err
+	}
+	for _, en := range entries {
+		if !known[en.Name()] {
+			p.addf("%s/%s is neither an exercise in the catalog nor README.md, doc.go or internal/", catalog.Dir, en.Name())
+		}
+	}
+	if sols, err := os.ReadDir(filepath.Join(v.root, "solutions")); err == nil {
+		for _, en := range sols {
+			if numbered.MatchString(en.Name()) && !known[en.Name()] {
+				p.addf("solutions/%s is not in the catalog", en.Name())
+			}
+		}
+	}
+	return fmt.Sprintf("%d exercises, %d points", len(catalog.Exercises), catalog.MaxPoints(catalog.Exercises)), p.err()
 }
 
 // read returns a file's text, recording a problem when it cannot.
@@ -171,145 +172,88 @@ func (v *verifier) checkPackage(p *problems, name, src string) {
 	}
 }
 
-// checkReadme checks exercises/README.md's table row and hints for each
-// exercise: | NN | [title](NN_slug.go) | lesson … | difficulty | points | … |.
-func (v *verifier) checkReadme(p *problems) {
-	text := v.read(p, "exercises", "README.md")
-	if text == "" {
-		return
-	}
-	lines := strings.Split(text, "\n")
-	for _, e := range v.list {
-		prefix := fmt.Sprintf("| %02d |", e.Num)
-		i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, prefix) })
-		if i < 0 {
-			p.addf("exercises/README.md: no table row starting %q", prefix)
-			continue
-		}
-		cells := strings.Split(strings.Trim(lines[i], "| "), "|")
-		for k := range cells {
-			cells[k] = strings.TrimSpace(cells[k])
-		}
-		if len(cells) < 5 {
-			p.addf("exercises/README.md: row %q has %d cells; want at least 5", lines[i], len(cells))
-			continue
-		}
-		if !strings.Contains(cells[1], "("+e.Base()+")") {
-			p.addf("exercises/README.md, exercise %02d: the title does not link to %s", e.Num, e.Base())
-		}
-		if !strings.HasPrefix(cells[2], strconv.Itoa(e.Lesson)) {
-			p.addf("exercises/README.md, exercise %02d: lesson %q; want %d", e.Num, cells[2], e.Lesson)
-		}
-		if cells[3] != e.Difficulty {
-			p.addf("exercises/README.md, exercise %02d: difficulty %q; want %q", e.Num, cells[3], e.Difficulty)
-		}
-		if cells[4] != strconv.Itoa(e.Points) {
-			p.addf("exercises/README.md, exercise %02d: points %q; want %d", e.Num, cells[4], e.Points)
-		}
-		// The exercise's section: from its heading to the next one.
-		heading := fmt.Sprintf("### %02d ", e.Num)
-		h := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, heading) })
-		if h < 0 {
-			p.addf("exercises/README.md: no section %q", heading)
-			continue
-		}
-		hints := 0
-		for _, l := range lines[h+1:] {
-			if strings.HasPrefix(l, "### ") || strings.HasPrefix(l, "## ") {
-				break
-			}
-			if strings.HasPrefix(strings.TrimSpace(l), "- Hint") {
-				hints++
-			}
-		}
-		if hints == 0 {
-			p.addf("exercises/README.md, section %q: no \"- Hint\" line", heading)
-		}
-	}
-	if want := fmt.Sprintf("%d points", maxPoints(v.list)); !strings.Contains(text, want) {
-		p.addf("exercises/README.md does not state the total, %q", want)
-	}
-}
-
-// runOverlay grades root with the solutions of the exercises keep says,
-// standing in for their stubs.
-func (v *verifier) runOverlay(keep func(exercise) bool) (*Report, *testRun, error) {
-	overlay := ""
-	replace := map[string]string{}
-	for _, e := range v.list {
-		if keep(e) {
-			replace[filepath.Join(v.root, "exercises", e.Base())] = filepath.Join(v.root, "solutions", e.Base())
-		}
-	}
-	if len(replace) > 0 {
-		dir, err := os.MkdirTemp("", "grade-overlay-")
-		if err != nil {
-			return nil, nil, err
-		}
-		defer os.RemoveAll(dir)
-		data, err := json.Marshal(map[string]any{"Replace": replace})
-		if err != nil {
-			return nil, nil, err
-		}
-		overlay = filepath.Join(dir, "overlay.json")
-		if err := os.WriteFile(overlay, data, 0o644); err != nil {
-			return nil, nil, err
-		}
-	}
-	run, err := goTest(v.root, overlay)
+// checkFeedback runs the tests of exercises/internal/...: the feedback's
+// own tests, the harness's, and the freshness of the generated files.
+func (v *verifier) checkFeedback() (string, error) {
+	cmd := exec.Command(goCommand(), "test", "-count=1", "./"+catalog.Dir+"/internal/...")
+	cmd.Dir = v.root
+	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return nil, nil, err
+		return "", fmt.Errorf("go test ./exercises/internal/... failed:\n%s", strings.TrimSpace(string(out)))
 	}
-	return grade(run, v.list), run, nil
+	return "", nil
 }
 
-// checkRun checks a run where the exercises solved says carry their
-// solution and the others their stub.
-func (v *verifier) checkRun(rep *Report, run *testRun, solved func(exercise) bool) error {
+// overlayFor returns an overlay putting each solution that solved says in
+// place of its stub.
+func (v *verifier) overlayFor(solved func(catalog.Exercise) bool) map[string]string {
+	replace := map[string]string{}
+	for _, e := range catalog.Exercises {
+		if solved(e) {
+			replace[filepath.Join(v.root, catalog.Dir, e.File())] = filepath.Join(v.root, "solutions", e.File())
+		}
+	}
+	return replace
+}
+
+// grade grades the working tree with replace as overlay.
+func (v *verifier) grade(replace map[string]string) (*Report, error) {
+	tmp, err := os.MkdirTemp("", "grade-verify-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	overlay := ""
+	if len(replace) > 0 {
+		if overlay, err = writeOverlay(tmp, replace); err != nil {
+			return nil, err
+		}
+	}
+	return gradeDir(v.root, overlay, catalog.Exercises)
+}
+
+// checkRun checks a report where the exercises solved says carry their
+// solution and the others their stub: a solution passes, or waits for an
+// unsolved exercise it uses; a stub is not implemented.
+func checkRun(rep *Report, solved func(catalog.Exercise) bool) error {
 	var p problems
-	if rep.BuildOutput != "" {
-		p.addf("the exercises do not compile:\n%s", rep.BuildOutput)
+	if rep.BuildOutput != "" || rep.CompileErrors != "" {
+		p.addf("the exercises do not compile:\n%s%s", rep.BuildOutput, rep.CompileErrors)
 		return p.err()
 	}
-	for i, e := range v.list {
+	for i, e := range catalog.Exercises {
 		r := rep.Exercises[i]
+		var waitsFor []int
+		for _, u := range e.Uses {
+			if ue, _ := catalog.ByNum(u); !solved(ue) {
+				waitsFor = append(waitsFor, u)
+			}
+		}
 		switch {
-		case solved(e) && !r.Passed:
-			p.addf("%s fails on its solution (%s): %s", e.Name(), r.Status, r.Hint)
-		case solved(e) && r.Checks == 0:
-			p.addf("%s passes with no named checks (subtests)", e.Name())
-		case !solved(e) && r.Status != statusTodo:
-			p.addf("%s on its untouched stub: status %q; want %q", e.Name(), r.Status, statusTodo)
-		case !solved(e) && !strings.Contains(r.Hint, notImplemented+": open exercises/"+e.Base()):
-			p.addf("%s on its untouched stub says %q; want it to contain %q", e.Name(), r.Hint, notImplemented+": open exercises/"+e.Base())
+		case solved(e) && len(waitsFor) == 0 && !r.Passed:
+			p.addf("%s fails on its solution (%s): %s", e.Name(), r.Status, r.Summary)
+		case solved(e) && r.Passed && r.Checks == 0:
+			p.addf("%s passes with no named checks", e.Name())
+		case solved(e) && len(waitsFor) > 0:
+			if r.Status != catalog.StatusWaits || !slices.ContainsFunc(waitsFor, func(u int) bool {
+				return strings.Contains(r.Summary, fmt.Sprintf("(exercise %d), which is not written yet", u))
+			}) {
+				p.addf("%s, whose solution calls exercise %v still a stub: status %q, %q; want %q naming it", e.Name(), waitsFor, r.Status, r.Summary, catalog.StatusWaits)
+			}
+		case !solved(e) && r.Status != catalog.StatusTodo:
+			p.addf("%s on its untouched stub: status %q; want %q", e.Name(), r.Status, catalog.StatusTodo)
 		}
-	}
-	known := map[string]bool{feedbackTest: true}
-	for _, e := range v.list {
-		known[e.Test] = true
-	}
-	for name := range run.Tests {
-		if !known[name] {
-			p.addf("test %s is neither an exercise in cmd/grade's list nor %s", name, feedbackTest)
-		}
-	}
-	if fb := run.Tests[feedbackTest]; fb == nil || fb.Action != "pass" {
-		msg := "did not run"
-		if fb != nil {
-			msg = strings.Join(fb.Messages, "\n")
-		}
-		p.addf("%s fails (a misconception no longer gets its hint, or a correct answer is rejected):\n%s", feedbackTest, indent(msg))
 	}
 	return p.err()
 }
 
 func (v *verifier) checkStubs() (string, error) {
-	none := func(exercise) bool { return false }
-	rep, run, err := v.runOverlay(none)
+	none := func(catalog.Exercise) bool { return false }
+	rep, err := v.grade(nil)
 	if err != nil {
 		return "", err
 	}
-	if err := v.checkRun(rep, run, none); err != nil {
+	if err := checkRun(rep, none); err != nil {
 		return "", err
 	}
 	var table bytes.Buffer
@@ -319,19 +263,112 @@ func (v *verifier) checkStubs() (string, error) {
 	if want := fmt.Sprintf("Total: 0/%d points, 0 of %d exercises pass.", rep.MaxPoints, rep.Total); !strings.Contains(table.String(), want) {
 		return "", fmt.Errorf("the grader's table on the stubs lacks %q:\n%s", want, table.String())
 	}
-	return fmt.Sprintf("%d/%d not implemented, 0/%d points", len(v.list), len(v.list), rep.MaxPoints), nil
+	return fmt.Sprintf("%d/%d not implemented, 0/%d points", len(catalog.Exercises), len(catalog.Exercises), rep.MaxPoints), nil
 }
 
 func (v *verifier) checkHalf(parity int) (string, error) {
-	solved := func(e exercise) bool { return e.Num%2 == parity }
-	rep, run, err := v.runOverlay(solved)
+	solved := func(e catalog.Exercise) bool { return e.Num%2 == parity }
+	rep, err := v.grade(v.overlayFor(solved))
 	if err != nil {
 		return "", err
 	}
-	if err := v.checkRun(rep, run, solved); err != nil {
+	if err := checkRun(rep, solved); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%d pass, %d/%d points", rep.Passed, rep.Points, rep.MaxPoints), nil
+	waits := 0
+	for _, r := range rep.Exercises {
+		if r.Status == catalog.StatusWaits {
+			waits++
+		}
+	}
+	return fmt.Sprintf("%d pass, %d wait for an unsolved exercise, %d/%d points", rep.Passed, waits, rep.Points, rep.MaxPoints), nil
+}
+
+// Broken learner files for checkIsolation, by exercise: each replaces the
+// stub, with every other exercise solved.
+var brokenFiles = map[int]struct{ src, status, want string }{
+	7: {"package exercises\n\nfunc RotateInterleaved(x []float64, pos int, base float64) []float64 {\n\treturn undefinedHelper(x)\n}\n",
+		catalog.StatusNoCompile, "exercises/07_rope.go:4:9: undefined: undefinedHelper"},
+	6: {"package exercises\n\nimport \"os\"\n\nfunc LearnedLookup(table [][]float64, positions []int) ([][]float64, error) {\n\tos.Exit(3)\n\treturn nil, nil\n}\n",
+		catalog.StatusCrash, "your code called os.Exit(3)"},
+	11: {"package exercises\n\nfunc Llama3InvFreq(d int, base, factor float64, originalLen int) []float64 {\n\tdone := make(chan []float64)\n\tgo func() { var s []float64; done <- s[:d] }()\n\treturn <-done\n}\n",
+		catalog.StatusCrash, "panicked in a goroutine of its own"},
+	13: {"package exercises\n\nfunc T5Bucket(rel int, bidirectional bool, numBuckets, maxDistance int) int {\n\treturn 1 + T5Bucket(rel, bidirectional, numBuckets, maxDistance)\n}\n\nfunc T5BucketMatrix(qLen, kLen int, bidirectional bool, numBuckets, maxDistance int) [][]int { return nil }\n",
+		catalog.StatusCrash, "ran out of stack"},
+}
+
+// checkIsolation grades all solutions but four broken files, and checks
+// that each costs only its own exercise (and the exercises that call it say
+// so), that the compiler error is shown once, and that the JSON report
+// agrees.
+func (v *verifier) checkIsolation() (string, error) {
+	tmp, err := os.MkdirTemp("", "grade-broken-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	replace := v.overlayFor(func(catalog.Exercise) bool { return true })
+	for num, b := range brokenFiles {
+		e, _ := catalog.ByNum(num)
+		path := filepath.Join(tmp, e.File())
+		if err := os.WriteFile(path, []byte(b.src), 0o644); err != nil {
+			return "", err
+		}
+		replace[filepath.Join(v.root, catalog.Dir, e.File())] = path
+	}
+	overlay, err := writeOverlay(tmp, replace)
+	if err != nil {
+		return "", err
+	}
+	rep, err := gradeDir(v.root, overlay, catalog.Exercises)
+	if err != nil {
+		return "", err
+	}
+	var out bytes.Buffer
+	if err := rep.WriteTable(&out); err != nil {
+		return "", err
+	}
+	table := out.String()
+	var p problems
+	for i, e := range catalog.Exercises {
+		r := rep.Exercises[i]
+		b, broken := brokenFiles[e.Num]
+		usesBroken := slices.ContainsFunc(e.Uses, func(u int) bool { return brokenFiles[u].status == catalog.StatusNoCompile })
+		switch {
+		case broken && (r.Status != b.status || !strings.Contains(r.Summary, b.want)):
+			p.addf("%s: status %q, %q; want %q containing %q", e.Name(), r.Status, r.Summary, b.status, b.want)
+		case !broken && usesBroken && (r.Status != catalog.StatusWaits || !strings.Contains(r.Summary, "which does not compile")):
+			p.addf("%s, which calls exercise 7: status %q, %q; want %q saying which does not compile", e.Name(), r.Status, r.Summary, catalog.StatusWaits)
+		case !broken && !usesBroken && !r.Passed:
+			p.addf("%s lost its points to another exercise's broken file: %s, %s", e.Name(), r.Status, r.Summary)
+		}
+	}
+	if n := strings.Count(table, brokenFiles[7].want); n != 2 { // its row, and the compiler's errors once
+		p.addf("the compiler error appears %d times in the table; want it under its row and once in the list of errors:\n%s", n, table)
+	}
+	return fmt.Sprintf("%d of %d exercises still pass, %d/%d points", rep.Passed, rep.Total, rep.Points, rep.MaxPoints), p.err()
+}
+
+// writeOverlay writes a go build -overlay file into dir.
+func writeOverlay(dir string, replace map[string]string) (string, error) {
+	var b bytes.Buffer
+	b.WriteString("{\"Replace\":{")
+	first := true
+	keys := make([]string, 0, len(replace))
+	for k := range replace {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		fmt.Fprintf(&b, "%q:%q", k, replace[k])
+	}
+	b.WriteString("}}")
+	path := filepath.Join(dir, "overlay.json")
+	return path, os.WriteFile(path, b.Bytes(), 0o644)
 }
 
 // checkNewUser copies the module into a temporary directory, copies
@@ -342,21 +379,17 @@ func (v *verifier) checkNewUser() (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	for _, name := range []string{"go.mod", "go.sum", "pkg", "exercises", "solutions"} {
+	for _, name := range []string{"go.mod", "go.sum", "pkg", catalog.Dir, "solutions"} {
 		if err := copyTree(filepath.Join(v.root, name), filepath.Join(tmp, name)); err != nil {
 			return "", err
 		}
 	}
-	sols, err := filepath.Glob(filepath.Join(tmp, "solutions", "*.go"))
-	if err != nil {
-		return "", err
-	}
-	for _, s := range sols {
-		if err := copyFile(s, filepath.Join(tmp, "exercises", filepath.Base(s))); err != nil {
+	for _, e := range catalog.Exercises {
+		if err := copyFile(filepath.Join(tmp, "solutions", e.File()), filepath.Join(tmp, catalog.Dir, e.File())); err != nil {
 			return "", err
 		}
 	}
-	rep, err := gradeDir(tmp, "")
+	rep, err := gradeDir(tmp, "", catalog.Exercises)
 	if err != nil {
 		return "", err
 	}

@@ -1,0 +1,211 @@
+package check
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/posenc/course/pkg/posenc"
+)
+
+var (
+	hintT5QueryMinusKey = newHint("t5/query − key", secT5Buckets,
+		"your relative position is query − key: T5 uses rel = key − query (memory_position − query_position in "+
+			"Hugging Face), so entry [i][j] is the bucket of j − i and keys after the query have rel > 0")
+	hintT5Direction = newHint("t5/direction reversed", secT5Buckets,
+		"your buckets treat the two directions the other way round: rel = key − query, so in an encoder the keys "+
+			"after the query (rel > 0) get the upper half of the buckets, and in a decoder they all fall in bucket 0")
+	hintT5ZeroUpper = newHint("t5/zero in the upper half", secT5Buckets,
+		"rel = 0 (the query's own position) is in the lower half: only keys strictly after the query, rel > 0, move to "+
+			"the upper half (test rel > 0, not rel ≥ 0)")
+	hintT5Clamp = newHint("t5/no clamp", secT5Buckets,
+		"distances beyond maxDistance must all share the last bucket: take min(large, n−1), or far keys land in "+
+			"buckets that do not exist")
+	hintT5Halve = newHint("t5/buckets not halved", secT5Buckets,
+		"a bidirectional model splits its buckets between the two directions: work with n = numBuckets/2 (and "+
+			"maxExact = n/2) before anything else")
+	hintT5Round = newHint("t5/rounded instead of truncated", secT5Buckets,
+		"the logarithmic bucket is truncated, not rounded: Hugging Face converts with .to(torch.long), which drops the "+
+			"fraction; int(x) does the same, math.Round does not")
+	hintT5IntDiv = newHint("t5/integer division in the log", secT5Buckets,
+		"the ratios inside the logarithms were computed with integer division: with maxExact = 8 and maxDistance = 100, "+
+			"maxDistance/maxExact is 12.5, not 12, and distance 20 gives 2.5, not 2. Convert to float64 before dividing")
+	hintT5Fallback = generic("t5/fallback", secT5Buckets,
+		"follow the recipe for one distance by hand, e.g. rel = −20: halve the buckets in an encoder, take the "+
+			"distance, then an exact bucket below maxExact or a logarithmic one above")
+	hintT5MatrixFallback = generic("t5/matrix fallback", secT5Buckets,
+		"entry [i][j] is T5Bucket(j − i, …)")
+)
+
+// t5Opts selects known wrong variants of the bucket function.
+type t5Opts struct {
+	flip, noClamp, noHalve, round, zeroUpper, intDiv bool
+}
+
+// refT5Bucket computes the bucket from Hugging Face's formula, in float64,
+// with variants.
+func refT5Bucket(rel int, bi bool, nb, maxDist int, o t5Opts) int {
+	if o.flip {
+		rel = -rel
+	}
+	n, bucket, d := nb, 0, 0
+	if bi {
+		if !o.noHalve {
+			n /= 2
+		}
+		if rel > 0 || (o.zeroUpper && rel == 0) {
+			bucket = n
+		}
+		d = max(rel, -rel)
+	} else {
+		d = max(-rel, 0)
+	}
+	me := n / 2
+	if d < me {
+		return bucket + d
+	}
+	ratio, span := float64(d)/float64(me), float64(maxDist)/float64(me)
+	if o.intDiv {
+		ratio, span = float64(d/me), float64(maxDist/me)
+	}
+	x := math.Log(ratio) / math.Log(span) * float64(n-me)
+	if o.round {
+		x = math.Round(x)
+	}
+	large := me + int(x)
+	if !o.noClamp {
+		large = min(large, n-1)
+	}
+	return bucket + large
+}
+
+// refT5 is posenc's bucket.
+func refT5(rel int, bi bool, nb, maxDist int) int {
+	b, err := posenc.T5Buckets{NumBuckets: nb, MaxDistance: maxDist, Bidirectional: bi}.Bucket(rel)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// T5Buckets returns exercise 13's checks of bucketFn and matrixFn.
+func T5Buckets(bucketFn func(rel int, bidirectional bool, numBuckets, maxDistance int) int,
+	matrixFn func(qLen, kLen int, bidirectional bool, numBuckets, maxDistance int) [][]int) *Exercise {
+	rels := []int{0, 1, -1, 2, -2, 3, -3, 5, -5, 7, -7, 8, -8, 9, -9, 12, -12, 20, -20, 33, -33, 45, -45, 64, -64,
+		100, -100, 127, -127, 128, -128, 500, -500}
+	buckets := func(bi bool, nb, maxDist int) Case {
+		call := func(rel int) string {
+			return fmt.Sprintf("T5Bucket(rel=%d, bidirectional=%v, numBuckets=%d, maxDistance=%d)", rel, bi, nb, maxDist)
+		}
+		mode := "decoder"
+		if bi {
+			mode = "encoder"
+		}
+		want := make([]int, len(rels))
+		for k, rel := range rels {
+			// Hugging Face computes the logarithm in float32 and posenc follows it; the
+			// distances here are chosen so that float64 agrees.
+			want[k] = refT5(rel, bi, nb, maxDist)
+			if want[k] != refT5Bucket(rel, bi, nb, maxDist, t5Opts{}) {
+				panic(fmt.Sprintf("check: T5 bucket of %d differs in float32 and float64; pick other distances", rel))
+			}
+		}
+		return Case{Name: fmt.Sprintf("%s_buckets_%d_%d", mode, nb, maxDist), Call: call(rels[0]), Run: func() *Failure {
+			got := make([]int, len(rels))
+			for k, rel := range rels {
+				got[k] = bucketFn(rel, bi, nb, maxDist)
+			}
+			k := diffVec(intsToFloats(got), intsToFloats(want), 0)
+			if k < 0 {
+				return nil
+			}
+			variantOf := func(o t5Opts) []float64 {
+				v := make([]float64, len(rels))
+				for k, rel := range rels {
+					v[k] = float64(refT5Bucket(rel, bi, nb, maxDist, o))
+				}
+				return v
+			}
+			type v = variant[[]float64]
+			hint := firstMatch(intsToFloats(got), sameVec(0),
+				v{hintT5Direction, variantOf(t5Opts{flip: true})},
+				v{hintT5ZeroUpper, variantOf(t5Opts{zeroUpper: true})},
+				v{hintT5Clamp, variantOf(t5Opts{noClamp: true})},
+				v{hintT5Halve, variantOf(t5Opts{noHalve: true})},
+				v{hintT5Round, variantOf(t5Opts{round: true})},
+				v{hintT5IntDiv, variantOf(t5Opts{intDiv: true})})
+			return fail(orElse(hint, hintT5Fallback), fmt.Sprintf("%s = %d; want %d", call(rels[k]), got[k], want[k]),
+				fmt.Sprintf("for rel = %v\ngot  buckets %v\nwant buckets %v", rels, got, want))
+		}}
+	}
+	matrix := func(q, kLen int, bi bool) Case {
+		const nb, maxDist = 32, 128
+		call := fmt.Sprintf("T5BucketMatrix(qLen=%d, kLen=%d, bidirectional=%v, numBuckets=%d, maxDistance=%d)", q, kLen, bi, nb, maxDist)
+		cells := func(f func(i, j int) int) [][]float64 {
+			m := make([][]float64, q)
+			for i := range m {
+				m[i] = make([]float64, kLen)
+				for j := range m[i] {
+					m[i][j] = float64(f(i, j))
+				}
+			}
+			return m
+		}
+		flat := make([]int32, q*kLen)
+		if err := (posenc.T5Buckets{NumBuckets: nb, MaxDistance: maxDist, Bidirectional: bi}).BucketsTo(flat, q, kLen); err != nil {
+			panic(err)
+		}
+		want := cells(func(i, j int) int { return int(flat[i*kLen+j]) })
+		return Case{Name: fmt.Sprintf("matrix_%dx%d_bidirectional=%v", q, kLen, bi), Call: call, Run: func() *Failure {
+			gotInts := matrixFn(q, kLen, bi, nb, maxDist)
+			if len(gotInts) != q {
+				return fail(hintT5MatrixFallback, fmt.Sprintf("%s returned %d rows; want %d", call, len(gotInts), q))
+			}
+			got := make([][]float64, q)
+			for i, r := range gotInts {
+				if len(r) != kLen {
+					return fail(hintT5MatrixFallback, fmt.Sprintf("%s: row %d has %d entries; want %d", call, i, len(r), kLen))
+				}
+				got[i] = intsToFloats(r)
+			}
+			r, c := diffTable(got, want, 0)
+			if r < 0 {
+				return nil
+			}
+			// With a wrong T5Bucket the matrix is wrong too; only a right one
+			// leaves the matrix's own indices to blame.
+			var hint *Hint
+			if bucketsRight(bucketFn, bi, nb, maxDist) {
+				hint = firstMatch(got, sameTable(0), variant[[][]float64]{hintT5QueryMinusKey,
+					cells(func(i, j int) int { return refT5(i-j, bi, nb, maxDist) })})
+			}
+			return fail(orElse(hint, hintT5MatrixFallback),
+				append([]string{call + ":"}, tableDiffLines(got, want, r, c,
+					func(i int) string { return fmt.Sprintf("query %d", i) },
+					func(j int) string { return fmt.Sprintf("key %d (rel = %d)", j, j-r) })...)...)
+		}}
+	}
+	return newExercise(13, []Case{
+		buckets(true, 32, 128),
+		buckets(false, 32, 128),
+		buckets(true, 16, 64),
+		buckets(false, 64, 256),
+		buckets(true, 32, 100),
+		buckets(false, 12, 50),
+		buckets(true, 8, 21),
+		matrix(4, 6, true),
+		matrix(3, 5, false),
+		matrix(2, 200, true),
+		matrix(5, 3, true),
+	})
+}
+
+// bucketsRight reports whether the learner's T5Bucket is right for the
+// distances a small matrix needs.
+func bucketsRight(fn func(rel int, bidirectional bool, numBuckets, maxDistance int) int, bi bool, nb, maxDist int) bool {
+	for rel := -8; rel <= 8; rel++ {
+		if fn(rel, bi, nb, maxDist) != refT5(rel, bi, nb, maxDist) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,221 @@
+package check
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/posenc/course/pkg/posenc"
+)
+
+var (
+	hintScoresTransposed = newHint("relative scores/transposed", secRelative,
+		"entry [a][b] is the query at position a against the key at position b: ⟨R(a)q, R(b)k⟩. Yours is the transpose, "+
+			"the query at b against the key at a")
+	hintScoresKeyUnrotated = newHint("relative scores/key not rotated", secRelative,
+		"both vectors rotate: the query to a and the key to b. With only one of them rotated the score depends on "+
+			"one position, not on the offset b − a")
+	hintScoresSamePosition = newHint("relative scores/one position", secRelative,
+		"you rotated the query and the key to the same position: entry [a][b] rotates the key to b, not to a")
+	hintToeplitzSymmetry = newHint("toeplitz/symmetry", secRelative,
+		"you checked symmetry, s[i][j] = s[j][i]: a relative score is constant along each diagonal, "+
+			"s[i][j] = s[i+1][j+1], and a Toeplitz matrix need not be symmetric (ALiBi's causal bias is not)")
+	hintToeplitzMainDiagonal = newHint("toeplitz/main diagonal only", secRelative,
+		"every diagonal must be constant, not only the main one: compare s[i][j] with s[i+1][j+1] for every i and j "+
+			"where both exist")
+	hintToeplitzExact = newHint("toeplitz/exact comparison", secRelative,
+		"scores computed in floating point differ in their last bits: compare with |a − b| ≤ tol, not a == b")
+	hintToeplitzTol = newHint("toeplitz/tolerance ignored", secRelative,
+		"your check accepts differences larger than tol: an entry equals its diagonal neighbour only when |a − b| ≤ tol")
+	hintToeplitzStrict = newHint("toeplitz/strict tolerance", secRelative,
+		"your check rejects a difference of exactly tol: “within tol” includes tol itself, |a − b| ≤ tol")
+	hintToeplitzEdges = newHint("toeplitz/last row or column skipped", secRelative,
+		"your loops stop early: the entry in the last row or the last column belongs to a diagonal too. Compare "+
+			"s[i][j] with s[i+1][j+1] for i up to rows−2 and j up to cols−2")
+	hintToeplitzShape = newHint("toeplitz/not square", secRelative,
+		"a score matrix need not be square (3 queries over 5 keys): take the number of columns from len(s[0]), not "+
+			"len(s), and handle an empty matrix")
+	hintToeplitzInf = newHint("toeplitz/infinities", secALiBiBias,
+		"the causal ALiBi bias has −Inf above its diagonal, and −Inf − (−Inf) is NaN, which is never ≤ tol: count "+
+			"equal values as equal (a == b) before comparing the difference")
+	hintScoresFallback = generic("relative scores/fallback", secRelative,
+		"entry [a][b] = ⟨RotateInterleaved(q, a, base), RotateInterleaved(k, b, base)⟩")
+	hintToeplitzFallback = generic("toeplitz/fallback", secRelative,
+		"a matrix is Toeplitz when s[i][j] and s[i+1][j+1] agree within tol wherever both exist")
+)
+
+// refRoPEScores returns ⟨R(a)q, R(b)k⟩ with the positions chosen by pos.
+func refRoPEScores(q, k []float64, n int, base float64, pos func(a, b int) (int, int, bool)) [][]float64 {
+	s := make([][]float64, n)
+	for a := range n {
+		s[a] = make([]float64, n)
+		for b := range n {
+			pq, pk, rotateK := pos(a, b)
+			kr := k
+			if rotateK {
+				kr = refRoPE(k, pk, base, posenc.Interleaved)
+			}
+			s[a][b] = dot(refRoPE(q, pq, base, posenc.Interleaved), kr)
+		}
+	}
+	return s
+}
+
+func isToeplitzRef(s [][]float64, tol float64) bool {
+	for i := 0; i+1 < len(s); i++ {
+		for j := 0; j+1 < len(s[i]); j++ {
+			a, b := s[i][j], s[i+1][j+1]
+			if a != b && !(math.Abs(a-b) <= tol) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// toeplitzProbe is a matrix whose answer is known, and the hint for a check
+// that gets it wrong.
+type toeplitzProbe struct {
+	slug string
+	name string
+	s    [][]float64
+	tol  float64
+	want bool
+	hint *Hint
+}
+
+func toeplitzFrom(rows, cols int, diag func(off int) float64) [][]float64 {
+	s := make([][]float64, rows)
+	for i := range s {
+		s[i] = make([]float64, cols)
+		for j := range s[i] {
+			s[i][j] = diag(j - i)
+		}
+	}
+	return s
+}
+
+func toeplitzProbes() []toeplitzProbe {
+	skew := func(off int) float64 { return float64(off*off) + float64(off) + 1 } // not symmetric
+	edge := toeplitzFrom(4, 4, skew)
+	edge[3][3] += 0.5
+	wide := toeplitzFrom(3, 5, skew)
+	wide[2][4] += 0.5
+	tall := toeplitzFrom(5, 3, skew)
+	tall[4][2] += 0.5
+	mainOnly := toeplitzFrom(3, 3, func(int) float64 { return 1 })
+	mainOnly[0][1] = 2
+	noise := toeplitzFrom(4, 4, skew)
+	noise[2][1] += 1e-12
+	beyond := toeplitzFrom(4, 4, skew)
+	beyond[2][1] += 1e-3
+	exactly := toeplitzFrom(4, 4, skew)
+	exactly[2][1] += 0.5 // exact in binary, as are the entries
+	alibi := refALiBiBias([]float64{0.5}, 4, true)[0]
+	return []toeplitzProbe{
+		{"symmetric_but_not_toeplitz", "symmetric, not Toeplitz", [][]float64{{1, 2, 3}, {2, 5, 4}, {3, 4, 1}}, 1e-9, false, hintToeplitzSymmetry},
+		{"toeplitz_but_not_symmetric", "Toeplitz, not symmetric", toeplitzFrom(3, 3, skew), 1e-9, true, hintToeplitzSymmetry},
+		{"only_the_main_diagonal_constant", "constant main diagonal only", mainOnly, 1e-9, false, hintToeplitzMainDiagonal},
+		{"wide_3x5_toeplitz", "3×5 Toeplitz", toeplitzFrom(3, 5, skew), 1e-9, true, hintToeplitzShape},
+		{"tall_5x3_toeplitz", "5×3 Toeplitz", toeplitzFrom(5, 3, skew), 1e-9, true, hintToeplitzShape},
+		{"empty_matrix", "empty", [][]float64{}, 1e-9, true, hintToeplitzShape},
+		{"last_entry_breaks_it", "last entry off", edge, 1e-9, false, hintToeplitzEdges},
+		{"wide_3x5_last_column_breaks_it", "3×5, last column off", wide, 1e-9, false, hintToeplitzEdges},
+		{"tall_5x3_last_row_breaks_it", "5×3, last row off", tall, 1e-9, false, hintToeplitzEdges},
+		{"differences_of_1e-12_within_tol", "1e-12 apart", noise, 1e-9, true, hintToeplitzExact},
+		{"differences_of_1e-3_beyond_tol", "1e-3 apart", beyond, 1e-9, false, hintToeplitzTol},
+		{"a_difference_of_exactly_tol", "0.5 apart, tol 0.5", exactly, 0.5, true, hintToeplitzStrict},
+		{"causal_alibi_bias_with_minus_inf", "causal ALiBi bias, −Inf above the diagonal", alibi, 1e-9, true, hintToeplitzInf},
+	}
+}
+
+// diagToeplitz runs the learner's check on the probes and returns the hint
+// of the first one it gets wrong (a panic counts as wrong).
+func diagToeplitz(isT func(s [][]float64, tol float64) bool) *Hint {
+	for _, p := range toeplitzProbes() {
+		got, panicked := func() (got, panicked bool) {
+			defer func() {
+				if recover() != nil {
+					panicked = true
+				}
+			}()
+			return isT(cloneTable(p.s), p.tol), false
+		}()
+		if panicked || got != p.want {
+			return p.hint
+		}
+	}
+	return nil
+}
+
+// RelativeScores returns exercise 15's checks of scores and isT.
+func RelativeScores(scores func(q, k []float64, n int, base float64) [][]float64, isT func(s [][]float64, tol float64) bool) *Exercise {
+	q, k := randVec(8, 71), randVec(8, 72)
+	const n, base = 6, 10000.0
+	scoreCall := fmt.Sprintf("RoPEScores(q, k, n=%d, base=%g)", n, base)
+	right := func(a, b int) (int, int, bool) { return a, b, true }
+	type v = variant[[][]float64]
+	cases := []Case{
+		tableCheck{
+			name: "rope_scores_n=6", call: scoreCall,
+			got:  func() [][]float64 { return scores(cloneVec(q), cloneVec(k), n, base) },
+			want: refRoPEScores(q, k, n, base, right), tol: 1e-9,
+			row: label("query position"), col: label("key position"),
+			diag: func(got [][]float64) *Hint {
+				return firstMatch(got, sameTable(1e-9),
+					v{hintScoresTransposed, refRoPEScores(q, k, n, base, func(a, b int) (int, int, bool) { return b, a, true })},
+					v{hintScoresKeyUnrotated, refRoPEScores(q, k, n, base, func(a, b int) (int, int, bool) { return a, 0, false })},
+					v{hintScoresKeyUnrotated, transpose(refRoPEScores(k, q, n, base, func(a, b int) (int, int, bool) { return a, 0, false }))},
+					v{hintScoresSamePosition, refRoPEScores(q, k, n, base, func(a, b int) (int, int, bool) { return a, a, true })},
+				)
+			},
+			fallback: hintScoresFallback,
+		}.check(),
+	}
+	toeplitz := func(name, what string, s [][]float64, tol float64) Case {
+		want := isToeplitzRef(s, tol)
+		call := fmt.Sprintf("IsToeplitz(%s, tol=%g)", what, tol)
+		if len(s) <= 3 && (len(s) == 0 || len(s[0]) <= 5) {
+			call = fmt.Sprintf("IsToeplitz(%s, tol=%g)", fmtTable(s), tol)
+		}
+		return Case{Name: name, Call: call, PanicDiag: func(string) *Hint { return diagToeplitz(isT) }, Run: func() *Failure {
+			got := isT(cloneTable(s), tol)
+			if got == want {
+				return nil
+			}
+			return fail(orElse(diagToeplitz(isT), hintToeplitzFallback), fmt.Sprintf("%s = %v; want %v", call, got, want))
+		}}
+	}
+	// Scores with sinusoidal positions added to q and k are not relative:
+	// the cross terms depend on each position, not on the offset.
+	pe := refSinusoidal(0, n, 8)
+	additive := make([][]float64, n)
+	for a := range n {
+		additive[a] = make([]float64, n)
+		for b := range n {
+			qa, kb := cloneVec(q), cloneVec(k)
+			for c := range qa {
+				qa[c] += pe[a][c]
+				kb[c] += pe[b][c]
+			}
+			additive[a][b] = dot(qa, kb)
+		}
+	}
+	cases = append(cases,
+		toeplitz("rope_scores_are_toeplitz", "RoPE scores 6×6", refRoPEScores(q, k, n, base, right), 1e-9),
+		toeplitz("additive_sinusoidal_scores_are_not", "scores of q+PE(a) and k+PE(b), 6×6", additive, 1e-9),
+		Case{Name: "your_rope_scores_are_toeplitz", Call: scoreCall, Run: func() *Failure {
+			s := scores(cloneVec(q), cloneVec(k), n, base)
+			if !isT(s, 1e-9) {
+				return fail(hintToeplitzFallback, fmt.Sprintf("IsToeplitz(%s, 1e-9) = false; RoPE scores depend on b − a only, so want true", scoreCall))
+			}
+			return nil
+		}},
+	)
+	for _, p := range toeplitzProbes() {
+		if isToeplitzRef(p.s, p.tol) != p.want {
+			panic("check: the Toeplitz probe " + p.slug + " has the wrong answer")
+		}
+		cases = append(cases, toeplitz(p.slug, p.name, p.s, p.tol))
+	}
+	return newExercise(15, cases)
+}

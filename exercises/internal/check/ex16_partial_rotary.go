@@ -1,0 +1,106 @@
+package check
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/posenc/course/pkg/posenc"
+)
+
+var (
+	hintPartialHeadDim = newHint("partial rotary/frequencies from d", secIndices,
+		"the rotating dimensions form a head of their own: their frequencies are base^(−2i/rotaryDim), as if the "+
+			"head had rotaryDim dimensions, not base^(−2i/d) with the whole head's size")
+	hintPartialWhichDims = newHint("partial rotary/last dimensions", secIndices,
+		"it is the first rotaryDim dimensions that rotate, x[0 : rotaryDim]; the others pass through")
+	hintPartialTail = newHint("partial rotary/tail lost", secIndices,
+		"dimensions rotaryDim … d−1 pass through unchanged: copy them into the result, which has all d dimensions")
+	hintPartialAll = newHint("partial rotary/rotated everything", secIndices,
+		"you rotated the whole head: only the first rotaryDim dimensions rotate")
+	hintPartialHalves = newHint("partial rotary/half-split", secRoPELayouts,
+		"you rotated the rotary part in the half-split layout (GPT-NeoX); GPT-J's rotary_dim, which this exercise "+
+			"follows, pairs neighbours (x[2i], x[2i+1]) as in exercise 7")
+	hintPartialInvalid = newHint("partial rotary/invalid rotaryDim", secIndices,
+		"an odd rotaryDim (a pair cut in half), a negative one, or one larger than the head cannot be rotated: "+
+			"return nil for it")
+	hintPartialMutates = newHint("partial rotary/mutates input", Section{},
+		"your function changed x: return a new slice")
+	hintPartialFallback = generic("partial rotary/fallback", secIndices,
+		"rotate x[:rotaryDim] as RotateInterleaved would rotate a head of that size, and copy the rest")
+)
+
+// refPartial is posenc's partial rotation.
+func refPartial(x []float64, pos int, base float64, rot int) []float64 {
+	out := make([]float64, len(x))
+	r := posenc.NewRoPE(len(x)).WithBase(base).WithRotaryDim(rot)
+	if rot == 0 {
+		return cloneVec(x)
+	}
+	if err := posenc.RotateTo(out, x, r, pos); err != nil {
+		panic(err)
+	}
+	return out
+}
+
+// partialWith rotates x[from : from+rot] with frequencies base^(−2i/dim) in
+// layout, copying the rest when keepTail (zeros otherwise).
+func partialWith(x []float64, pos int, base float64, from, rot, dim int, layout posenc.Layout, keepTail bool) []float64 {
+	out := make([]float64, len(x))
+	if keepTail {
+		copy(out, x)
+	}
+	part := rotateWith(x[from:from+rot], pos, layout, 1, func(i int) float64 { return math.Pow(base, -float64(2*i)/float64(dim)) }, false)
+	copy(out[from:], part)
+	return out
+}
+
+func diagPartial(got, x []float64, pos int, base float64, rot int) *Hint {
+	d := len(x)
+	type v = variant[[]float64]
+	vs := []v{
+		{hintPartialHeadDim, partialWith(x, pos, base, 0, rot, d, posenc.Interleaved, true)},
+		{hintPartialTail, partialWith(x, pos, base, 0, rot, rot, posenc.Interleaved, false)},
+		{hintPartialTail, partialWith(x, pos, base, 0, rot, rot, posenc.Interleaved, false)[:rot]},
+		{hintPartialHalves, partialWith(x, pos, base, 0, rot, rot, posenc.Halves, true)},
+		{hintPartialAll, refRoPE(x, pos, base, posenc.Interleaved)},
+	}
+	if rot < d {
+		vs = append(vs, v{hintPartialWhichDims, partialWith(x, pos, base, d-rot, rot, rot, posenc.Interleaved, true)},
+			v{hintPartialWhichDims, partialWith(x, pos, base, d-rot, rot, d, posenc.Interleaved, true)})
+	}
+	return firstMatch(got, sameVec(1e-9), vs...)
+}
+
+// PartialRotary returns exercise 16's checks of fn.
+func PartialRotary(fn func(x []float64, pos int, base float64, rotaryDim int) []float64) *Exercise {
+	check := func(name string, x []float64, pos int, base float64, rot int) Case {
+		return vecCheck{
+			name: name, call: fmt.Sprintf("RotatePartial(x of length %d, pos=%d, base=%g, rotaryDim=%d)", len(x), pos, base, rot),
+			got:  func() []float64 { return fn(cloneVec(x), pos, base, rot) },
+			want: refPartial(x, pos, base, rot), tol: 1e-9, label: label("dimension"),
+			diag:     func(got []float64) *Hint { return diagPartial(got, x, pos, base, rot) },
+			fallback: hintPartialFallback,
+		}.check()
+	}
+	invalid := func(name string, d, rot int) Case {
+		call := fmt.Sprintf("RotatePartial(x of length %d, pos=3, base=10000, rotaryDim=%d)", d, rot)
+		return Case{Name: name, Call: call, PanicHint: hintPartialInvalid, Run: func() *Failure {
+			if got := fn(randVec(d, 83), 3, 10000, rot); got != nil {
+				return fail(hintPartialInvalid, fmt.Sprintf("%s returned %d values; want nil.", call, len(got)))
+			}
+			return nil
+		}}
+	}
+	x16 := randVec(16, 81)
+	return newExercise(16, []Case{
+		check("rotary_pct_0.25_d=16", x16, 5, 10000, 4),
+		check("rotary_dim_64_of_256", randVec(256, 82), 100, 10000, 64),
+		check("three_pairs_of_ten_dims", randVec(10, 84), 7, 500000, 6),
+		check("all_dims_rotate", randVec(8, 85), 3, 10000, 8),
+		check("rotary_dim_0_rotates_nothing", randVec(6, 86), 9, 10000, 0),
+		invalid("odd_rotary_dim_is_refused", 8, 5),
+		invalid("rotary_dim_past_the_head_is_refused", 8, 12),
+		invalid("negative_rotary_dim_is_refused", 8, -2),
+		unchangedVec("x_unchanged", "RotatePartial(x, 5, 10000, 4)", x16, func(in []float64) { fn(in, 5, 10000, 4) }, hintPartialMutates),
+	})
+}

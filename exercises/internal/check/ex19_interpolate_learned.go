@@ -1,0 +1,152 @@
+package check
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+var (
+	hintInterpIntRatio = newHint("interpolate/integer ratio", secNoRow,
+		"every new row is a copy of row 0: the step (L−1)/(newLen−1) was computed with integer division, which is 0 "+
+			"when the table grows. Convert to float64 before dividing")
+	hintInterpEnds = newHint("interpolate/ends not aligned", secNoRow,
+		"the first and last rows must stay where they are: new row p reads the old table at x = p·(L−1)/(newLen−1), "+
+			"so that p = newLen−1 lands exactly on the last trained row. A step of L/newLen stretches the table "+
+			"past its end")
+	hintInterpNearest = newHint("interpolate/nearest row", secNoRow,
+		"you copied the nearest trained row: between two rows, blend them linearly, (1−t)·table[i] + t·table[i+1] "+
+			"with t the fractional part of x")
+	hintInterpWeights = newHint("interpolate/weights swapped", secNoRow,
+		"the blend weights are swapped: at x = i + t the row is (1−t)·table[i] + t·table[i+1], so t = 0 gives table[i]")
+	hintInterpLastRow = newHint("interpolate/past the last row", secNoRow,
+		"the last new row lands exactly on the last trained row, x = L−1, where table[i+1] does not exist: use "+
+			"min(i+1, L−1), or take the row itself when t = 0")
+	hintInterpOneRow = newHint("interpolate/one row", secNoRow,
+		"with newLen = 1 the step (L−1)/(newLen−1) divides by zero: the single new row is row 0")
+	hintInterpShares = newHint("interpolate/shares rows", Section{},
+		"your result shares rows with the table, or you changed the table: write every new row into a new slice")
+	hintInterpFallback = generic("interpolate/fallback", secNoRow,
+		"new row p sits at x = p·(L−1)/(newLen−1) of the old table: blend rows ⌊x⌋ and ⌊x⌋+1 linearly")
+)
+
+// interpolateOpts selects known wrong variants of refInterpolate.
+type interpolateOpts struct {
+	step    func(l, n int) float64 // (L−1)/(n−1) by default
+	nearest bool
+	swapped bool
+}
+
+// refInterpolate stretches table to n rows by linear interpolation with the
+// ends aligned: torch.nn.functional.interpolate(mode="linear",
+// align_corners=True) along the positions.
+func refInterpolate(table [][]float64, n int, o interpolateOpts) [][]float64 {
+	l := len(table)
+	step := 0.0
+	if n > 1 {
+		step = float64(l-1) / float64(n-1)
+	}
+	if o.step != nil {
+		step = o.step(l, n)
+	}
+	out := make([][]float64, n)
+	for p := range out {
+		x := float64(p) * step
+		i := min(int(math.Floor(x)), l-1)
+		j := min(i+1, l-1)
+		t := x - float64(i)
+		if o.nearest {
+			i = min(int(math.Round(x)), l-1)
+			j, t = i, 0
+		}
+		if o.swapped {
+			t = 1 - t
+		}
+		out[p] = make([]float64, len(table[0]))
+		for c := range out[p] {
+			out[p][c] = (1-t)*table[i][c] + t*table[j][c]
+		}
+	}
+	return out
+}
+
+// InterpolateTable returns exercise 19's checks of fn.
+func InterpolateTable(fn func(table [][]float64, newLen int) [][]float64) *Exercise {
+	check := func(name string, table [][]float64, n int) Case {
+		call := fmt.Sprintf("InterpolateTable(table %d×%d, newLen=%d)", len(table), len(table[0]), n)
+		l := len(table)
+		return tableCheck{
+			name: name, call: call,
+			got:  func() [][]float64 { return fn(cloneTable(table), n) },
+			want: refInterpolate(table, n, interpolateOpts{}), tol: 1e-12,
+			row: func(p int) string {
+				if n == 1 {
+					return "row 0"
+				}
+				return fmt.Sprintf("row %d (old position %.4g)", p, float64(p)*float64(l-1)/float64(n-1))
+			},
+			col: label("dimension"),
+			diag: func(got [][]float64) *Hint {
+				type v = variant[[][]float64]
+				vs := []v{
+					{hintInterpIntRatio, refInterpolate(table, n, interpolateOpts{step: func(l, n int) float64 {
+						if n == 1 {
+							return 0
+						}
+						return float64((l - 1) / (n - 1))
+					}})},
+					{hintInterpNearest, refInterpolate(table, n, interpolateOpts{nearest: true})},
+					{hintInterpWeights, refInterpolate(table, n, interpolateOpts{swapped: true})},
+					{hintInterpEnds, refInterpolate(table, n, interpolateOpts{step: func(l, n int) float64 { return float64(l) / float64(n) }})},
+					{hintInterpEnds, refInterpolate(table, n, interpolateOpts{step: func(l, n int) float64 { return float64(l-1) / float64(n) }})},
+				}
+				if h := firstMatch(got, sameTable(1e-12), vs...); h != nil {
+					return h
+				}
+				if n == 1 && len(nanRows(got)) > 0 && nanRows(got)[0] {
+					return hintInterpOneRow // 0·(L−1)/0 is NaN
+				}
+				return nil
+			},
+			fallback: hintInterpFallback,
+			panicDiag: func(msg string) *Hint {
+				if n == 1 {
+					return hintInterpOneRow
+				}
+				if strings.Contains(msg, fmt.Sprintf("index out of range [%d] with length %d", l, l)) {
+					return hintInterpLastRow
+				}
+				return nil
+			},
+		}.check()
+	}
+	t4 := randTable(4, 3, 101)
+	return newExercise(19, []Case{
+		check("4_rows_to_7_half_steps", t4, 7),
+		check("5_rows_to_8_steps_of_4/7", randTable(5, 2, 102), 8),
+		check("3_rows_to_10", randTable(3, 4, 103), 10),
+		check("6_rows_shrunk_to_4", randTable(6, 2, 104), 4),
+		check("same_length_is_a_copy", t4, 4),
+		check("one_trained_row_repeats", randTable(1, 3, 105), 4),
+		check("one_new_row_is_row_0", t4, 1),
+		{Name: "table_unchanged_and_not_shared", Call: "InterpolateTable(table 4×3, newLen=7)", Run: func() *Failure {
+			in := cloneTable(t4)
+			out := fn(in, 7)
+			if r, _ := diffTable(in, t4, 0); r >= 0 {
+				return fail(hintInterpShares, "InterpolateTable(table, 7) changed the table.")
+			}
+			if len(out) != 7 {
+				return fail(hintInterpFallback, fmt.Sprintf("InterpolateTable(table 4×3, newLen=7) returned %d rows; want 7.", len(out)))
+			}
+			for p := range out {
+				if len(out[p]) > 0 {
+					out[p][0] += 100
+				}
+			}
+			if r, _ := diffTable(in, t4, 0); r >= 0 {
+				return fail(hintInterpShares, fmt.Sprintf("after out := InterpolateTable(table, 7), changing out changed table row %d.", r))
+			}
+			return nil
+		}},
+	})
+}

@@ -1,0 +1,209 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/posenc/course/pkg/posenc"
+)
+
+var (
+	hintSentencePEAfter = newHint("sentence/positions after the projections", secFamilies,
+		"sinusoidal positions are added to the embeddings, tokens·√d + PE, before the projections: the queries, keys "+
+			"and values are computed from the sum")
+	hintSentencePENoScale = newHint("sentence/embeddings not scaled", secScaling,
+		"the embeddings are scaled by √d before the positions are added, as in exercise 4: tokens·√d + PE")
+	hintSentenceRotateV = newHint("sentence/values rotated", secFamilies,
+		"RoPE rotates the queries and the keys only: the values carry content, not position, and are not rotated")
+	hintSentenceRotateX = newHint("sentence/rotated before projecting", secFamilies,
+		"RoPE rotates the projected query and key, q_i = tokens[i]·wq, not the embedding before the projection")
+	hintSentenceRoPELayout = newHint("sentence/rope layout", secRoPELayouts,
+		"this exercise rotates in the interleaved layout, pairs (x[2i], x[2i+1]), as exercise 7 does")
+	hintSentenceCausal = newHint("sentence/causal bias", secFamilies,
+		"the sentence is read in both directions: use the symmetric ALiBi bias (causal false), −|i − j|/2")
+	hintSentenceSlope = newHint("sentence/slope", secSlopes,
+		"the one head here has slope 1/2 (the first of 8 heads), so the bias is −|i − j|/2; ALiBiSlopes(1) would give "+
+			"1/256")
+	hintSentenceProjection = newHint("sentence/projection side", secFamilies,
+		"the projections apply on the right: the query of word i is tokens[i]·wq, entry j = Σ_c tokens[i][c]·wq[c][j]; "+
+			"you computed wq·tokens[i]")
+	hintSentenceUnknown = newHint("sentence/unknown encoding", secFamilies,
+		"an encoding that is none of \"none\", \"sinusoidal\", \"rope\" and \"alibi\" is an error: return a nil result "+
+			"and an error that names the encoding you were given")
+	hintSentenceSameWords = newHint("sentence/same word, same output", secAddConcat,
+		"without positions, attention cannot tell the two “the” apart: same embedding, same query, same output. "+
+			"Your \"none\" must add nothing that depends on the position")
+	hintSentenceFallback = generic("sentence/fallback", secFamilies,
+		"project the tokens (tokens·wq, tokens·wk, tokens·wv), then apply the encoding where it belongs: sinusoidal "+
+			"before the projections, RoPE on q and k, ALiBi on the scores")
+)
+
+// sentenceOpts selects known wrong variants of refSentence.
+type sentenceOpts struct {
+	peAfter, peAfterQK, peNoScale  bool
+	rotateV, rotateX, halves       bool
+	causal, slope256, leftMultiply bool
+}
+
+// refSentence is the reference: exercises 1, 4, 7, 12 and 20 put together.
+func refSentence(tokens, wq, wk, wv [][]float64, enc string, o sentenceOpts) [][]float64 {
+	n, d := len(tokens), len(tokens[0])
+	x := tokens
+	if enc == "sinusoidal" && !o.peAfter && !o.peAfterQK {
+		if o.peNoScale {
+			x = refAddPositionsWith(tokens, 0, 1, 1)
+		} else {
+			x = refAddPositions(tokens, 0)
+		}
+	}
+	layout := posenc.Interleaved
+	if o.halves {
+		layout = posenc.Halves
+	}
+	if enc == "rope" && o.rotateX {
+		x = cloneTable(x)
+		for i := range x {
+			x[i] = refRoPE(x[i], i, 10000, layout)
+		}
+	}
+	project := func(w [][]float64) [][]float64 {
+		if o.leftMultiply {
+			return matMul(x, transpose(w))
+		}
+		return matMul(x, w)
+	}
+	q, k, v := project(wq), project(wk), project(wv)
+	if enc == "sinusoidal" && (o.peAfter || o.peAfterQK) {
+		pe := refSinusoidal(0, n, d)
+		targets := [][][]float64{q, k}
+		if o.peAfter {
+			targets = append(targets, v)
+		}
+		for _, t := range targets {
+			for i := range t {
+				for c := range t[i] {
+					t[i][c] += pe[i][c]
+				}
+			}
+		}
+	}
+	if enc == "rope" && !o.rotateX {
+		for i := range n {
+			q[i], k[i] = refRoPE(q[i], i, 10000, layout), refRoPE(k[i], i, 10000, layout)
+			if o.rotateV {
+				v[i] = refRoPE(v[i], i, 10000, layout)
+			}
+		}
+	}
+	var bias [][]float64
+	if enc == "alibi" {
+		slope := 0.5
+		if o.slope256 {
+			slope = 1.0 / 256
+		}
+		bias = refALiBiBias([]float64{slope}, n, o.causal)[0]
+	}
+	return refAttention(q, k, v, attentionOpts{bias: bias})
+}
+
+// The sentence "the dog bites the man", d = 4: both "the" share one embedding.
+var (
+	sentenceWords  = []string{"the", "dog", "bites", "the", "man"}
+	sentenceTokens = [][]float64{
+		{0.1, -0.3, 0.2, 0.4}, {0.7, 0.2, -0.5, 0.1}, {-0.4, 0.6, 0.3, -0.2}, {0.1, -0.3, 0.2, 0.4}, {0.5, -0.6, -0.1, 0.3},
+	}
+)
+
+// SentenceAttention returns exercise 21's checks of fn.
+func SentenceAttention(fn func(tokens, wq, wk, wv [][]float64, encoding string) ([][]float64, error)) *Exercise {
+	tokens := sentenceTokens
+	wq, wk, wv := randTable(4, 4, 121), randTable(4, 4, 122), randTable(4, 4, 123)
+	call := func(enc string) string {
+		return fmt.Sprintf("SentenceAttention(%q, wq, wk, wv, %q)", strings.Join(sentenceWords, " "), enc)
+	}
+	run := func(enc string) ([][]float64, error) {
+		return fn(cloneTable(tokens), cloneTable(wq), cloneTable(wk), cloneTable(wv), enc)
+	}
+	check := func(enc string) Case {
+		want := refSentence(tokens, wq, wk, wv, enc, sentenceOpts{})
+		return Case{Name: "encoding_" + enc, Call: call(enc), Run: func() *Failure {
+			got, err := run(enc)
+			if err != nil {
+				return fail(hintSentenceFallback, fmt.Sprintf("%s returned the error %q; %q is one of the four encodings.", call(enc), err, enc))
+			}
+			type v = variant[[][]float64]
+			variants := []v{{hintSentenceProjection, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{leftMultiply: true})}}
+			switch enc {
+			case "sinusoidal":
+				variants = append(variants,
+					v{hintSentencePEAfter, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{peAfter: true})},
+					v{hintSentencePEAfter, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{peAfterQK: true})},
+					v{hintSentencePENoScale, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{peNoScale: true})})
+			case "rope":
+				variants = append(variants,
+					v{hintSentenceRotateV, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{rotateV: true})},
+					v{hintSentenceRotateX, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{rotateX: true})},
+					v{hintSentenceRoPELayout, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{halves: true})})
+			case "alibi":
+				variants = append(variants,
+					v{hintSentenceCausal, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{causal: true})},
+					v{hintSentenceSlope, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{slope256: true})},
+					v{hintSentenceSlope, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{slope256: true, causal: true})})
+			}
+			hint := firstMatch(got, sameTable(1e-9), variants...)
+			if msg := shapeMsg(call(enc), got, len(want), len(want[0])); msg != "" {
+				return fail(orElse(hint, hintSentenceFallback), msg)
+			}
+			if r, c := diffTable(got, want, 1e-9); r >= 0 {
+				return fail(orElse(hint, hintSentenceFallback), append([]string{call(enc) + ":"},
+					tableDiffLines(got, want, r, c, func(i int) string { return fmt.Sprintf("word %d (%q)", i, sentenceWords[i]) }, label("column"))...)...)
+			}
+			return nil
+		}}
+	}
+	return newExercise(21, []Case{
+		{Name: "without_positions_both_the_are_equal", Call: call("none"), Run: func() *Failure {
+			got, err := run("none")
+			if err != nil || len(got) != len(tokens) {
+				return fail(hintSentenceFallback, fmt.Sprintf("%s did not return %d rows (error %v).", call("none"), len(tokens), err))
+			}
+			if i := diffVec(got[3], got[0], 1e-12); i >= 0 {
+				return fail(hintSentenceSameWords, append([]string{
+					"the outputs of the two “the” (words 0 and 3) differ with encoding \"none\":"},
+					vecDiffLines(got[3], got[0], i, label("column"))...)...)
+			}
+			return nil
+		}},
+		check("none"),
+		check("sinusoidal"),
+		check("rope"),
+		check("alibi"),
+		{Name: "positions_tell_the_two_the_apart", Call: call("rope"), Run: func() *Failure {
+			for _, enc := range []string{"sinusoidal", "rope", "alibi"} {
+				got, err := run(enc)
+				if err != nil || len(got) != len(tokens) {
+					return fail(hintSentenceFallback, fmt.Sprintf("%s did not return %d rows (error %v).", call(enc), len(tokens), err))
+				}
+				if diffVec(got[3], got[0], 1e-6) < 0 {
+					return fail(hintSentenceFallback, fmt.Sprintf("with encoding %q the two “the” (words 0 and 3) get the same output: "+
+						"the encoding must make them differ.", enc))
+				}
+			}
+			return nil
+		}},
+		{Name: "an_unknown_encoding_is_an_error", Call: call("learned"), Run: func() *Failure {
+			got, err := run("learned")
+			switch {
+			case err == nil:
+				return fail(hintSentenceUnknown, call("learned")+" returned no error.")
+			case !strings.Contains(err.Error(), "learned"):
+				return fail(hintSentenceUnknown, fmt.Sprintf("%s returned the error %q, which does not name the encoding.", call("learned"), err))
+			case got != nil:
+				return fail(hintSentenceUnknown, fmt.Sprintf("%s returned an error and %d rows; want a nil result with the error.", call("learned"), len(got)))
+			}
+			return nil
+		}},
+		unchangedTable("inputs_unchanged", call("rope"), append(append(append(cloneTable(tokens), wq...), wk...), wv...),
+			func(all [][]float64) { fn(all[:5], all[5:9], all[9:13], all[13:], "rope") }, hintAttentionMutates),
+	})
+}

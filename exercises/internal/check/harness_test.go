@@ -1,0 +1,216 @@
+package check
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/posenc/course/exercises/internal/catalog"
+)
+
+// TestHarness checks that a panic, an endless loop and an untouched stub are
+// each reported as such, and that a timeout stops the rest of the exercise.
+func TestHarness(t *testing.T) {
+	old := timeout
+	timeout = 50 * time.Millisecond
+	defer func() { timeout = old }()
+	var stop atomic.Bool
+	defer stop.Store(true) // lets the looping goroutine end
+	loop := Case{Name: "loop", Call: "Loop()", Run: func() *Failure {
+		for !stop.Load() {
+		}
+		return nil
+	}}
+	outOfRange := func() *Failure {
+		var s []int
+		i := 3
+		return fail(nil, strings.Repeat("x", s[i]))
+	}
+	stub := catalog.StubPanic(catalog.Exercises[2])
+	tests := []struct {
+		name     string
+		c        Case
+		kind     Kind
+		contains []string
+	}{
+		{"endless_loop", loop, Timeout, []string{"Loop() did not return within 50ms", "Hint: look for a loop"}},
+		{"panic", Case{Call: "Boom()", PanicHint: hintLearnedOffByOne, Run: outOfRange}, Panic,
+			[]string{"Boom() panicked: runtime error: index out of range [3] with length 0", "Hint: rows are numbered"}},
+		{"panic_diag", Case{Call: "Boom()", PanicHint: hintLearnedOffByOne,
+			PanicDiag: func(msg string) *Hint { return hintLearnedNegative }, Run: outOfRange}, Panic,
+			[]string{"Hint: a negative position"}},
+		{"stub", Case{Call: "Stub()", Run: func() *Failure { panic(stub) }}, Todo, nil},
+		{"failure", Case{Call: "Bad()", Run: func() *Failure { return fail(hintT5Clamp, "Bad() = 1; want 2") }}, Fail,
+			[]string{"Bad() = 1; want 2", "Hint: distances beyond maxDistance"}},
+		{"pass", Case{Call: "Good()", Run: func() *Failure { return nil }}, Pass, nil},
+	}
+	for _, tc := range tests {
+		r := guard(tc.c)
+		if r.Kind != tc.kind {
+			t.Errorf("%s: kind %d; want %d (message %q)", tc.name, r.Kind, tc.kind, r.Message(catalog.Exercises[0]))
+		}
+		for _, want := range tc.contains {
+			if msg := r.Message(catalog.Exercises[0]); !strings.Contains(msg, want) {
+				t.Errorf("%s: message %q lacks %q", tc.name, msg, want)
+			}
+		}
+	}
+	pass := Case{Name: "pass", Call: "Good()", Run: func() *Failure { return nil }}
+	ex := &Exercise{Info: catalog.Exercises[0], Cases: []Case{pass, loop, pass}}
+	results := ex.results()
+	if len(results) != 2 {
+		t.Errorf("results ran %d cases; want 2 (it stops after a timeout)", len(results))
+	}
+	if o := ex.summarize(results); o.status != catalog.StatusTimeout || o.passed != 1 {
+		t.Errorf("summary %+v; want status %q with 1 passed", o, catalog.StatusTimeout)
+	}
+}
+
+// TestFindStub checks how a stub reached from the learner's code is named.
+func TestFindStub(t *testing.T) {
+	frame := func(fn, file string) runtime.Frame {
+		return runtime.Frame{Function: catalog.Package + "." + fn, File: "/home/x/course/exercises/" + file}
+	}
+	sinusoidal, _ := catalog.ByNum(3)
+	tests := []struct {
+		name   string
+		msg    string
+		frames []runtime.Frame
+		want   string
+	}{
+		{"own_stub", catalog.StubPanic(sinusoidal), []runtime.Frame{frame("Sinusoidal", "03_sinusoidal.go")},
+			"this check calls your Sinusoidal (exercise 3), which is not written yet"},
+		{"from_another_exercise", catalog.StubPanic(sinusoidal),
+			[]runtime.Frame{frame("Sinusoidal", "03_sinusoidal.go"), frame("pe", "04_add_positions.go"), frame("AddPositions.func1", "04_add_positions.go"), frame("AddPositions", "04_add_positions.go")},
+			"AddPositions calls your Sinusoidal (exercise 3), which is not written yet: finish exercise 3 first (exercises/03_sinusoidal.go)."},
+		{"stand_in_for_a_broken_file", catalog.StubPanic(sinusoidal) + catalog.NotCompiling,
+			[]runtime.Frame{frame("Sinusoidal", "03_sinusoidal.go"), frame("AddPositions", "04_add_positions.go")},
+			"AddPositions calls your Sinusoidal (exercise 3), which does not compile"},
+		{"no_frames", catalog.StubPanic(sinusoidal), nil, "this check calls your Sinusoidal (exercise 3)"},
+	}
+	for _, tc := range tests {
+		hit, ok := findStub(tc.msg, tc.frames)
+		if !ok {
+			t.Errorf("%s: not recognised as a stub", tc.name)
+			continue
+		}
+		if got := hit.waitsMessage(); !strings.Contains(got, tc.want) {
+			t.Errorf("%s: %q; want it to contain %q", tc.name, got, tc.want)
+		}
+	}
+	if _, ok := findStub("not implemented yet, said my own code", nil); ok {
+		t.Error("a panic of the learner's own that starts like a stub's is taken for a stub")
+	}
+}
+
+// TestSummaries checks the one line the grader shows for each outcome.
+func TestSummaries(t *testing.T) {
+	info := catalog.Exercises[3] // 04 add positions
+	sinusoidal, _ := catalog.ByNum(3)
+	hit := stubHit{exercise: sinusoidal, fn: "Sinusoidal", caller: "AddPositions"}
+	own := stubHit{exercise: info, fn: "AddPositions"}
+	failure := Result{Kind: Fail, Failure: fail(hintAddNoScale, "AddPositions(…):", "got 1, want 2")}
+	tests := []struct {
+		name    string
+		results []Result
+		status  string
+		summary string
+	}{
+		{"all_todo", []Result{{Kind: Todo, Stub: own}, {Kind: Todo, Stub: own}}, catalog.StatusTodo,
+			"not implemented yet: open exercises/04_add_positions.go and write AddPositions (lesson 2, “Scaling embeddings by √d_model”)"},
+		{"waits", []Result{{Kind: Waits, Stub: hit}, {Kind: Waits, Stub: hit}}, catalog.StatusWaits,
+			"AddPositions calls your Sinusoidal (exercise 3), which is not written yet"},
+		{"fail_beats_waits", []Result{{Kind: Waits, Stub: hit}, failure}, catalog.StatusFail, hintAddNoScale.String()},
+		{"pass", []Result{{Kind: Pass}, {Kind: Pass}}, catalog.StatusPass, ""},
+	}
+	for _, tc := range tests {
+		ex := &Exercise{Info: info, Cases: make([]Case, len(tc.results))}
+		o := ex.summarize(tc.results)
+		if o.status != tc.status || !strings.Contains(o.summary, tc.summary) {
+			t.Errorf("%s: status %q, summary %q; want %q containing %q", tc.name, o.status, o.summary, tc.status, tc.summary)
+		}
+	}
+}
+
+// TestSectionsExist checks that every lesson section a hint or an exercise
+// cites is a heading of that lesson, as the lesson shows it.
+func TestSectionsExist(t *testing.T) {
+	headings := map[int][]string{}
+	paths, err := filepath.Glob("../../../lessons/0*.md")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no lessons found: %v", err)
+	}
+	number := regexp.MustCompile(`^\d+\.\s+`)
+	for _, p := range paths {
+		var n int
+		if _, err := lessonNumber(filepath.Base(p), &n); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if title, ok := strings.CutPrefix(line, "## "); ok {
+				headings[n] = append(headings[n], plainHeading(number.ReplaceAllString(title, "")))
+			} else if title, ok := strings.CutPrefix(line, "### "); ok {
+				headings[n] = append(headings[n], plainHeading(number.ReplaceAllString(title, "")))
+			}
+		}
+	}
+	has := func(s Section) bool {
+		for _, h := range headings[s.Lesson] {
+			if h == s.Title {
+				return true
+			}
+		}
+		return false
+	}
+	for _, h := range registry {
+		if h.Section.Lesson != 0 && !has(h.Section) {
+			t.Errorf("hint %q cites %s, which is not a heading of lesson %d", h.Name, h.Section, h.Section.Lesson)
+		}
+	}
+	for _, e := range catalog.Exercises {
+		if !has(Section{e.Lesson, e.Section}) {
+			t.Errorf("exercise %02d cites lesson %d, “%s”, which is not one of its headings", e.Num, e.Lesson, e.Section)
+		}
+	}
+}
+
+// plainHeading returns a heading as the hints quote it: without markdown
+// code and math markup.
+func plainHeading(h string) string {
+	r := strings.NewReplacer("`", "", "$", "", `\sqrt{d_{model}}`, "√d_model", " - ", " − ")
+	return strings.TrimSpace(r.Replace(h))
+}
+
+// TestCatalogMatchesChecks checks that every exercise has checks, with
+// unique names, built for the exercise the catalog says.
+func TestCatalogMatchesChecks(t *testing.T) {
+	all := All()
+	if len(all) != len(catalog.Exercises) {
+		t.Fatalf("%d exercises have checks; the catalog lists %d", len(all), len(catalog.Exercises))
+	}
+	for i, ex := range all {
+		if ex.Info.Num != catalog.Exercises[i].Num {
+			t.Errorf("All()[%d] is exercise %d; want %d", i, ex.Info.Num, catalog.Exercises[i].Num)
+		}
+		seen := map[string]bool{}
+		for _, c := range ex.Cases {
+			if seen[c.Name] || c.Name == "" || strings.ContainsAny(c.Name, " \t") {
+				t.Errorf("exercise %02d: check name %q is empty, repeated or has spaces", ex.Info.Num, c.Name)
+			}
+			seen[c.Name] = true
+		}
+	}
+}
+
+// lessonNumber reads the lesson number from "0N-slug.md".
+func lessonNumber(name string, n *int) (int, error) { return fmt.Sscanf(name, "%02d-", n) }

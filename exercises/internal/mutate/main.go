@@ -1,0 +1,221 @@
+// Command mutate runs mutation testing on the exercises' tests (make
+// mutation): gremlins (github.com/go-gremlins/gremlins, pinned in
+// tools/gremlins/go.mod) mutates each worked solution, standing in for its
+// stub in a scratch copy of the module, and runs the exercise tests on
+// every mutant. A mutant the tests do not kill (LIVED), or one no test
+// reaches (NOT COVERED), is a wrong answer a learner could hand in and pass.
+// Every mutator is enabled, the optional ones included.
+//
+// It prints gremlins' summary, lists the mutants that lived or were not
+// covered, and exits with status 1 unless the test efficacy and the mutant
+// coverage are both 100%.
+//
+//	go run ./exercises/internal/mutate [-workers N] [-json out.json] [-run NN_,MM_]
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/posenc/course/exercises/internal/catalog"
+)
+
+func main() {
+	workers := flag.Int("workers", runtime.NumCPU(), "mutants tested at once")
+	jsonOut := flag.String("json", "", "also write gremlins' JSON report to `file`")
+	only := flag.String("run", "", "mutate only the solutions whose file name contains one of the comma-separated `texts` (e.g. 03_,07_)")
+	keep := flag.Bool("keep", false, "keep the scratch module and print its path")
+	flag.Parse()
+	if err := run(*workers, *jsonOut, *only, *keep); err != nil {
+		fmt.Fprintln(os.Stderr, "mutate:", err)
+		os.Exit(1)
+	}
+}
+
+func run(workers int, jsonOut, only string, keep bool) error {
+	root, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(root, "tools", "gremlins", "go.mod")); err != nil {
+		return fmt.Errorf("run it from the repository root: %w", err)
+	}
+	tmp, err := os.MkdirTemp("", "mutate-")
+	if err != nil {
+		return err
+	}
+	if keep {
+		fmt.Println("scratch module:", tmp)
+	} else {
+		defer os.RemoveAll(tmp)
+	}
+	start := time.Now()
+	gremlins := filepath.Join(tmp, "bin", "gremlins")
+	build := exec.Command("go", "build", "-o", gremlins, "github.com/go-gremlins/gremlins/cmd/gremlins")
+	build.Dir = filepath.Join(root, "tools", "gremlins")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("building gremlins: %w", err)
+	}
+	mod := filepath.Join(tmp, "module")
+	if err := scratchModule(root, mod); err != nil {
+		return err
+	}
+	report := filepath.Join(tmp, "gremlins.json")
+	args := []string{"unleash",
+		"--arithmetic-base", "--conditionals-boundary", "--conditionals-negation", "--increment-decrement",
+		"--invert-negatives", "--invert-assignments", "--invert-bitwise", "--invert-bwassign",
+		"--invert-logical", "--invert-loopctrl", "--remove-self-assignments",
+		"--exclude-files", `^internal/`,
+		"--timeout-coefficient", "10",
+		"--workers", fmt.Sprint(workers),
+		"--output", report,
+	}
+	for _, e := range catalog.Exercises {
+		if only != "" && !slices.ContainsFunc(strings.Split(only, ","), func(s string) bool { return strings.Contains(e.File(), s) }) {
+			args = append(args, "--exclude-files", "^"+strings.ReplaceAll(e.File(), ".", `\.`)+"$")
+		}
+	}
+	cmd := exec.Command(gremlins, args...)
+	cmd.Dir = filepath.Join(mod, catalog.Dir)
+	// A mutant that loops is stopped by the exercise tests' own timeout
+	// (and so killed) long before gremlins' timeout would only mark it
+	// timed out.
+	cmd.Env = append(os.Environ(), "EXERCISE_TIMEOUT=1s", "GOFLAGS=-mod=mod")
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("gremlins: %w", err)
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		return err
+	}
+	if jsonOut != "" {
+		if err := os.WriteFile(jsonOut, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return summarize(data, time.Since(start))
+}
+
+// scratchModule copies what the exercise tests need into dir, with each
+// solution in place of its stub.
+func scratchModule(root, dir string) error {
+	for _, p := range []string{"go.mod", "go.sum"} {
+		if err := copyFile(filepath.Join(root, p), filepath.Join(dir, p)); err != nil {
+			return err
+		}
+	}
+	skipTests := func(path string, d fs.DirEntry) bool { return strings.HasSuffix(path, "_test.go") }
+	if err := copyTree(filepath.Join(root, "pkg", "posenc"), filepath.Join(dir, "pkg", "posenc"), skipTests); err != nil {
+		return err
+	}
+	for _, p := range []string{"catalog", "check"} {
+		if err := copyTree(filepath.Join(root, catalog.Dir, "internal", p), filepath.Join(dir, catalog.Dir, "internal", p), skipTests); err != nil {
+			return err
+		}
+	}
+	for _, e := range catalog.Exercises {
+		if err := copyFile(filepath.Join(root, "solutions", e.File()), filepath.Join(dir, catalog.Dir, e.File())); err != nil {
+			return err
+		}
+		if err := copyFile(filepath.Join(root, catalog.Dir, e.TestFile()), filepath.Join(dir, catalog.Dir, e.TestFile())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// report is the part of gremlins' JSON output that matters here.
+type report struct {
+	Efficacy  float64 `json:"test_efficacy"`
+	Coverage  float64 `json:"mutations_coverage"`
+	Total     int     `json:"mutants_total"`
+	Killed    int     `json:"mutants_killed"`
+	Lived     int     `json:"mutants_lived"`
+	NotViable int     `json:"mutants_not_viable"`
+	NotCov    int     `json:"mutants_not_covered"`
+	Elapsed   float64 `json:"elapsed_time"`
+	Files     []struct {
+		Name      string `json:"file_name"`
+		Mutations []struct {
+			Line   int    `json:"line"`
+			Column int    `json:"column"`
+			Type   string `json:"type"`
+			Status string `json:"status"`
+		} `json:"mutations"`
+	} `json:"files"`
+}
+
+// summarize prints the outcome and returns an error unless it is perfect.
+func summarize(data []byte, took time.Duration) error {
+	var r report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return fmt.Errorf("reading gremlins' report: %w", err)
+	}
+	var bad []string
+	timedOut := 0
+	for _, f := range r.Files {
+		for _, m := range f.Mutations {
+			switch m.Status {
+			case "LIVED", "NOT COVERED":
+				bad = append(bad, fmt.Sprintf("%-11s %-22s solutions/%s:%d:%d", m.Status, m.Type, filepath.Base(f.Name), m.Line, m.Column))
+			case "TIMED OUT":
+				timedOut++
+			}
+		}
+	}
+	sort.Strings(bad)
+	fmt.Printf("\nmutation testing of the solutions, every mutator enabled: %d mutants, %d killed, %d lived, %d not covered, "+
+		"%d timed out, %d not viable\n", r.Total, r.Killed, r.Lived, r.NotCov, timedOut, r.NotViable)
+	fmt.Printf("test efficacy %.2f%%, mutant coverage %.2f%% (gremlins %.0f s, %.0f s in all)\n", r.Efficacy, r.Coverage, r.Elapsed, took.Seconds())
+	for _, b := range bad {
+		fmt.Println("  " + b)
+	}
+	if r.Efficacy < 100 || r.Coverage < 100 || r.Killed == 0 {
+		return fmt.Errorf("want 100%% efficacy and 100%% mutant coverage")
+	}
+	return nil
+}
+
+// copyTree copies the regular files under src to dst, but those skip says.
+func copyTree(src, dst string, skip func(string, fs.DirEntry) bool) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(target, 0o755)
+		case d.Type().IsRegular() && !skip(path, d):
+			return copyFile(path, target)
+		}
+		return nil
+	})
+}
+
+func copyFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o644)
+}

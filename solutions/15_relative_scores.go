@@ -1,0 +1,50 @@
+package exercises
+
+import "math"
+
+// RoPEScores returns the n×n attention scores of one query vector q and one
+// key vector k placed at every position 0 … n−1: entry [a][b] is the dot
+// product of q rotated to position a and k rotated to position b (RoPE,
+// interleaved, base base; you may call your RotateInterleaved).
+//
+// IsToeplitz reports whether every diagonal of s is constant within tol:
+// whether s[i][j] and s[i+1][j+1] agree wherever both exist. Equal values
+// agree, infinities included. s is rectangular, with any number of rows and
+// columns (possibly none). A score matrix is Toeplitz exactly when each
+// score depends on the offset between key and query only: the property that
+// makes RoPE, ALiBi and T5 relative encodings.
+//
+// Read lesson 4, “Why the score depends only on m − n”. Hints:
+// exercises/README.md.
+func RoPEScores(q, k []float64, n int, base float64) [][]float64 {
+	keys := make([][]float64, n) // k rotated to every position, once
+	for b := range keys {
+		keys[b] = RotateInterleaved(k, b, base)
+	}
+	s := make([][]float64, n)
+	for a := range s {
+		qa := RotateInterleaved(q, a, base)
+		s[a] = make([]float64, n)
+		for b, kb := range keys {
+			for c := range qa {
+				s[a][b] += qa[c] * kb[c]
+			}
+		}
+	}
+	return s
+}
+
+// IsToeplitz: see RoPEScores's comment above.
+func IsToeplitz(s [][]float64, tol float64) bool {
+	// Each entry is compared with its neighbour down the diagonal, where
+	// there is one: every diagonal is then constant.
+	for i := 1; i < len(s); i++ {
+		for j := 1; j < len(s[i]); j++ {
+			a, b := s[i-1][j-1], s[i][j]
+			if a != b && !(math.Abs(a-b) <= tol) { // a == b for equal infinities
+				return false
+			}
+		}
+	}
+	return true
+}
