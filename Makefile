@@ -14,7 +14,7 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: help lab test install install-test fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks lint-docker xla bench test-browser
+.PHONY: help lab test install install-test fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks lint-docker actionlint xla xla-test bench test-browser
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -22,7 +22,7 @@ help: ## list the targets
 lab: install ## install what is missing, then open the course in JupyterLab (or Jupyter Notebook)
 	@bash scripts/lab.sh
 
-test: install-test fmt vet gotest check-exercises check-notebooks run-notebooks lint-docker test-browser ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
+test: install-test fmt vet gotest check-exercises check-notebooks run-notebooks lint-docker actionlint xla-test test-browser ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
 	@if [ "$${DOCKER_BUILD:-0}" = 1 ]; then scripts/docker-build-local.sh; fi
 	@echo "make test: all checks passed"
 
@@ -60,8 +60,9 @@ notebooks: install-test ## regenerate notebooks from lessons and execute them (N
 	$(GO) run ./cmd/course notebooks $(N)
 	@bash scripts/install.sh --trust
 
-bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json
+bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json; then the graph layer on xla:cpu
 	GOMLX_BACKEND=go $(GO) run ./cmd/bench
+	@scripts/xla-test.sh --bench
 
 test-browser: install-test ## every notebook in headless chromium, in JupyterLab and in Notebook 6 (part of make test); screenshots in build/browser/
 	@bash scripts/install.sh --browser
@@ -70,5 +71,11 @@ test-browser: install-test ## every notebook in headless chromium, in JupyterLab
 lint-docker: ## lint docker/Dockerfile and docker/compose.yaml (dockerfilelint, pinned, via npm)
 	@scripts/lint-dockerfile.sh
 
-xla: ## download and install XLA's PJRT CPU plugin (pinned) into ~/.local/lib/go-xla
+actionlint: ## lint .github/workflows with actionlint v1.7.12 (built from tools/actionlint)
+	cd tools/actionlint && $(GO) tool actionlint -shellcheck= -pyflakes= $(CURDIR)/.github/workflows/*.yml
+
+xla: ## download and install XLA's PJRT CPU plugin (pinned, sha256-checked) into ~/.local/lib/go-xla
 	@scripts/install.sh --xla
+
+xla-test: ## graph tests and notebooks on xla:cpu (XLA_PLUGIN_DIR, else a pinned test plugin from the package index)
+	@scripts/xla-test.sh

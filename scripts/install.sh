@@ -23,9 +23,12 @@
 #              pinned, and the check's npm packages from its package-lock.json.
 #              Not part of the default: make test runs it.
 #   --xla      only when asked (it downloads; not part of the default or --all):
-#              XLA's PJRT CPU plugin, pinned, via go run ./cmd/xla-install,
-#              into ~/.local/lib/go-xla. XLA_PLUGIN=cuda for the CUDA one,
-#              XLA_DIR for another folder, XLA_SHA256 to check the archive.
+#              XLA's PJRT CPU plugin, pinned and checked against the sha256
+#              recorded in cmd/xla-install/sha256.txt, via go run
+#              ./cmd/xla-install, into ~/.local/lib/go-xla. XLA_PLUGIN=cuda for
+#              the CUDA one (wheels locked in cmd/xla-install/cuda13/), XLA_DIR
+#              for another folder, XLA_SHA256 to give the archive's sum,
+#              XLA_REQUIRE_SHA256=1 to refuse an archive whose sum is unrecorded.
 # Options:
 #   --dry-run  print what would be done; change nothing
 #   -h, --help
