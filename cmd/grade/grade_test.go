@@ -274,3 +274,17 @@ func TestGradeRealExercises(t *testing.T) {
 		}
 	})
 }
+
+// TestCompilerPath checks that paths in compiler messages, which the go
+// command shortens relative to the directory it ran in, are found again.
+func TestCompilerPath(t *testing.T) {
+	for _, tc := range []struct{ root, path, want string }{
+		{"/tmp/x/c", "../../grade-1/07_rope.go", "/tmp/grade-1/07_rope.go"},
+		{"/tmp/x/c", "exercises/07_rope.go", "/tmp/x/c/exercises/07_rope.go"},
+		{"/tmp/x/c", "/tmp/grade-1/../grade-1/07_rope.go", "/tmp/grade-1/07_rope.go"},
+	} {
+		if got := compilerPath(tc.root, tc.path); got != tc.want {
+			t.Errorf("compilerPath(%q, %q) = %q; want %q", tc.root, tc.path, got, tc.want)
+		}
+	}
+}
