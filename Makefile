@@ -14,23 +14,23 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: help lab test install install-test fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks lint-docker xla bench lab-quick lab-results
+.PHONY: help lab test install install-test fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
 
-lab: install ## install what is missing, then start JupyterLab (or Jupyter Notebook) in notebooks/
+lab: install ## install what is missing, then open the course in JupyterLab (or Jupyter Notebook)
 	@bash scripts/lab.sh
 
-test: install-test fmt vet gotest lab-quick check-exercises check-notebooks run-notebooks lint-docker ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
+test: install-test fmt vet gotest lab-quick check-exercises check-notebooks run-notebooks lint-docker actionlint xla-test test-browser ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
 	@if [ "$${DOCKER_BUILD:-0}" = 1 ]; then scripts/docker-build-local.sh; fi
 	@echo "make test: all checks passed"
 
-install: ## Jupyter (OS packages), GoNB + goimports + gopls, gonb kernel, JupyterLab where pip can reach an index
+install: ## Jupyter (OS packages), GoNB + goimports + gopls and the gonb kernel, JupyterLab (hash-locked) where a package index is reachable, notebooks trusted
 	@bash scripts/install.sh
 
-install-test: ## what make test needs: Jupyter packages, GoNB and its kernel (no JupyterLab)
-	@bash scripts/install.sh --apt --gonb
+install-test: ## what make test needs: what make install does (JupyterLab included, where an index is reachable)
+	@bash scripts/install.sh --apt --gonb --lab --trust
 
 fmt: ## fail on Go files that gofmt would change
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.tools/*')); \
@@ -58,19 +58,31 @@ run-notebooks: ## execute every notebook headless (temporary copies) and time ea
 
 notebooks: install-test ## regenerate notebooks from lessons and execute them (N=01 for one)
 	$(GO) run ./cmd/course notebooks $(N)
+	@bash scripts/install.sh --trust
 
-bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json
+bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json; then the graph layer on xla:cpu
 	GOMLX_BACKEND=go $(GO) run ./cmd/bench
 	$(GO) run ./cmd/lab --bench
+	@scripts/xla-test.sh --bench
+
+test-browser: install-test ## every notebook in headless chromium, in JupyterLab and in Notebook 6 (part of make test); screenshots in build/browser/
+	@bash scripts/install.sh --browser
+	@bash tests/browser/run.sh
 
 lint-docker: ## lint docker/Dockerfile and docker/compose.yaml (dockerfilelint, pinned, via npm)
 	@scripts/lint-dockerfile.sh
 
-lab-quick: ## the lab's quick run (every encoding and scaling, a few steps; about a minute) into a temporary folder
+lab-quick: ## the lab's quick run (every encoding and scaling, a few steps; seconds) into a temporary folder
 	d=$$(mktemp -d) && GOMLX_BACKEND=go $(GO) run ./cmd/lab --quick --out "$$d" && rm -rf "$$d"
 
-lab-results: ## re-run the full lab (about 15 minutes on 2 cores) and rewrite lab/results (commit the code first)
+lab-results: ## re-run the full lab (15-25 minutes on 2 shared cores) and rewrite lab/results (commit the code first)
 	GOEXPERIMENT=simd GOMLX_BACKEND=go $(GO) run ./cmd/lab
 
-xla: ## download and install XLA's PJRT CPU plugin (pinned) into ~/.local/lib/go-xla
+actionlint: ## lint .github/workflows with actionlint v1.7.12 (built from tools/actionlint)
+	cd tools/actionlint && $(GO) tool actionlint -shellcheck= -pyflakes= $(CURDIR)/.github/workflows/*.yml
+
+xla: ## download and install XLA's PJRT CPU plugin (pinned, sha256-checked) into ~/.local/lib/go-xla
 	@scripts/install.sh --xla
+
+xla-test: ## graph tests and notebooks on xla:cpu (XLA_PLUGIN_DIR, else a pinned test plugin from the package index)
+	@scripts/xla-test.sh

@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
-# lab.sh — starts the course in JupyterLab (from .tools/venv, or the system's),
-# else in Jupyter Notebook, in notebooks/, bound to 127.0.0.1 with a token,
-# and prints the URL once the server answers. Ctrl-C stops it.
+# lab.sh — starts the course in JupyterLab (from the course's own environment,
+# .tools/venv, or the system's), else in Jupyter Notebook, bound to 127.0.0.1
+# with a token, and prints the URL once the server answers. Ctrl-C stops it.
 #
-# Environment: PORT (default 8888; the next free port is used if taken),
-# JUPYTER_TOKEN (default: a random one), COURSE_TOOLS (default <repo>/.tools);
-# for the Docker image (docker/start.sh): LAB_IP, the address to listen on
-# (default 127.0.0.1), and LAB_ROOT, the folder to serve (default notebooks/).
+# The server's root is the course folder, so that the notebooks' links to
+# ../exercises/ and ../lessons/ resolve; the URL opens on notebooks/.
+#
+# Environment:
+#   PORT           first port to try (default 8888; the next free one is used)
+#   JUPYTER_TOKEN  the token (default: a random one). It reaches the server
+#                  through the environment, never its command line (ps).
+#   LAB_SERVER     auto (default: JupyterLab when installed), lab, or notebook
+#                  (Jupyter Notebook 6 even when JupyterLab is installed)
+#   COURSE_TOOLS   the folder holding JupyterLab's venv (default <repo>/.tools)
+#   LAB_IP         the address to listen on (default 127.0.0.1; the Docker
+#                  image listens on all)
+#   LAB_ROOT       the folder to serve (default: the course folder)
 # Run scripts/install.sh first (make lab does).
 set -euo pipefail
 
@@ -15,21 +24,40 @@ TOOLS=${COURSE_TOOLS:-$ROOT/.tools}
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3)
 
-# The server: JupyterLab when installed, else Jupyter Notebook.
+lab=() notebook=()
 if [ -x "$TOOLS/venv/bin/jupyter-lab" ]; then
-	server=("$TOOLS/venv/bin/jupyter-lab") app=ServerApp path=lab kind=JupyterLab
+	lab=("$TOOLS/venv/bin/jupyter-lab")
 elif [ -x /usr/bin/jupyter-lab ]; then
-	server=(/usr/bin/jupyter-lab) app=ServerApp path=lab kind=JupyterLab
-elif [ -x /usr/bin/jupyter-notebook ]; then
-	server=(/usr/bin/jupyter-notebook) app=NotebookApp path=tree kind="Jupyter Notebook"
+	lab=(/usr/bin/jupyter-lab)
+fi
+if [ -x /usr/bin/jupyter-notebook ]; then
+	notebook=(/usr/bin/jupyter-notebook)
 elif command -v jupyter-notebook >/dev/null 2>&1; then
-	server=("$(command -v jupyter-notebook)") app=NotebookApp path=tree kind="Jupyter Notebook"
+	notebook=("$(command -v jupyter-notebook)")
+fi
+case "${LAB_SERVER:-auto}" in
+auto) if [ ${#lab[@]} -eq 0 ]; then want=notebook; else want=lab; fi ;;
+lab | notebook) want=$LAB_SERVER ;;
+*)
+	echo "lab.sh: LAB_SERVER must be auto, lab or notebook, got \"$LAB_SERVER\"" >&2
+	exit 2
+	;;
+esac
+if [ "$want" = lab ] && [ ${#lab[@]} -gt 0 ]; then
+	server=("${lab[@]}") app=ServerApp kind=JupyterLab
+elif [ "$want" = notebook ] && [ ${#notebook[@]} -gt 0 ]; then
+	server=("${notebook[@]}") app=NotebookApp kind="Jupyter Notebook"
 else
-	echo "lab.sh: neither JupyterLab nor Jupyter Notebook is installed: run scripts/install.sh" >&2
+	case "$want" in
+	lab) echo "lab.sh: JupyterLab is not installed: run scripts/install.sh --lab (it needs the Python package index)" >&2 ;;
+	*) echo "lab.sh: Jupyter Notebook is not installed: run scripts/install.sh --apt" >&2 ;;
+	esac
 	exit 1
 fi
 
-token=${JUPYTER_TOKEN:-$("$PY" -c 'import secrets; print(secrets.token_hex(24))')}
+token=${JUPYTER_TOKEN:-}
+[ -n "$token" ] || token=$("$PY" -c 'import secrets; print(secrets.token_hex(24))')
+export JUPYTER_TOKEN=$token
 port=$("$PY" - "${PORT:-8888}" <<'EOF'
 import socket, sys
 p = int(sys.argv[1])
@@ -48,15 +76,25 @@ else:
 EOF
 )
 
-lab_root=${LAB_ROOT:-$ROOT/notebooks}
-dir_option=root_dir # Jupyter Notebook 6 calls it notebook_dir
-[ "$app" = ServerApp ] || dir_option=notebook_dir
+lab_root=${LAB_ROOT:-$ROOT}
+# Open on notebooks/ when the served folder has one.
+start=""
+[ ! -d "$lab_root/notebooks" ] || start=notebooks
+if [ "$app" = ServerApp ]; then
+	path=lab/tree/$start dir_option=root_dir
+	extra=("--LabApp.default_url=/lab/tree/$start")
+else
+	path=tree/$start dir_option=notebook_dir # Jupyter Notebook 6's name
+	# The course's stylesheet (tabs, answers) replaces the user's custom.css.
+	extra=("--NotebookApp.default_url=/tree/$start"
+		"--NotebookApp.tornado_settings=static_custom_path=$ROOT/scripts/notebook6/custom")
+fi
 args=(--no-browser --ip="${LAB_IP:-127.0.0.1}" --port="$port" --port-retries=0
-	"--$app.token=$token" "--$app.$dir_option=$lab_root")
+	"--$app.$dir_option=$lab_root" "${extra[@]}")
 [ "$(id -u)" != 0 ] || args+=(--allow-root)
 
 url="http://127.0.0.1:$port/$path?token=$token"
-echo "lab.sh: starting $kind in notebooks/ on 127.0.0.1:$port ..."
+echo "lab.sh: starting $kind in $lab_root on 127.0.0.1:$port ..."
 cd "$lab_root"
 "${server[@]}" "${args[@]}" &
 pid=$!
@@ -68,9 +106,10 @@ for _ in $(seq 1 120); do
 		echo "lab.sh: $kind exited before answering" >&2
 		exit 1
 	fi
-	if "$PY" - "http://127.0.0.1:$port/api/status?token=$token" <<'EOF' 2>/dev/null; then
-import sys, urllib.request
-urllib.request.urlopen(sys.argv[1], timeout=2).close()
+	if "$PY" - "http://127.0.0.1:$port/api/status" <<'EOF' 2>/dev/null; then
+import os, sys, urllib.request
+req = urllib.request.Request(sys.argv[1], headers={"Authorization": "token " + os.environ["JUPYTER_TOKEN"]})
+urllib.request.urlopen(req, timeout=2).close()
 EOF
 		cat <<EOF
 
@@ -78,7 +117,8 @@ EOF
 
       $url
 
-  Start with 01-*.ipynb (Kernel: "Go (gonb)"). Ctrl-C stops the server.
+  Start with notebooks/01-*.ipynb (kernel: "Go (gonb)"); the exercises are in
+  exercises/. Ctrl-C stops the server.
 
 EOF
 		wait "$pid"

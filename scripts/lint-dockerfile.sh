@@ -6,10 +6,13 @@
 #      with docker/.dockerfilelintrc;
 #   2. the course's own rules, which that linter cannot check: every FROM is
 #      an earlier stage or ${BASE_IMAGE}, whose default is pinned by tag and
-#      digest; nothing "latest"; no sudo; the image ends as a non-root user
-#      under tini; docker/compose.yaml parses, publishes on loopback only and
-#      mounts subfolders of the course, not the home folder;
-#   3. bash -n on docker/*.sh.
+#      digest; nothing "latest"; no sudo; the Go archive pinned by sha256 for
+#      amd64 and arm64; go-xla's automatic downloads off; a HEALTHCHECK; the
+#      image ends as a non-root user under tini; docker/compose.yaml parses,
+#      publishes on loopback only, mounts subfolders of the course, not the
+#      home folder, and names images with a fixed tag;
+#   3. bash -n on docker/*.sh, and docker/gpu-preflight_test.sh;
+#   4. .devcontainer/devcontainer.json parses and uses docker/Dockerfile.
 #
 # Exit status 0 when all pass, 1 otherwise (each problem on its own line).
 # Needs Node.js and npm (and the npm registry, the first time).
@@ -78,6 +81,13 @@ case "$last_user" in
 "" | root | 0 | 0:*) problem "the image must end as a non-root user (last USER: ${last_user:-none})" ;;
 esac
 grep -qE '^ENTRYPOINT \["/usr/bin/tini", "--"\]' "$DOCKERFILE" || problem "ENTRYPOINT must be tini"
+for a in AMD64 ARM64; do
+	printf '%s\n' "$instructions" | grep -qE "^ARG[[:space:]]+GO_ZIP_SHA256_$a=[0-9a-f]{64}$" ||
+		problem "ARG GO_ZIP_SHA256_$a: pin the Go archive for linux/${a,,} by its sha256"
+done
+printf '%s\n' "$instructions" | grep -qE '^ENV .*GOMLX_NO_AUTO_INSTALL=1' ||
+	problem "ENV GOMLX_NO_AUTO_INSTALL=1 missing: go-xla must not download plugins in the image"
+printf '%s\n' "$instructions" | grep -qE '^HEALTHCHECK[[:space:]]' || problem "no HEALTHCHECK"
 
 # 2b. docker/compose.yaml.
 if ! out=$(node - "$LINT_DIR/node_modules/js-yaml" "$COMPOSE" 2>&1 <<'EOF'
@@ -94,7 +104,9 @@ for (const [name, svc] of Object.entries(doc.services || {})) {
     if (!target.startsWith("/home/learner/course/")) bad.push(`${name}: volume ${v} must mount a subfolder of /home/learner/course`);
   }
   if (!svc.build || svc.build.dockerfile !== "docker/Dockerfile") bad.push(`${name}: build.dockerfile must be docker/Dockerfile`);
-  if (!/^[^:]+:[A-Za-z0-9._-]+$/.test(svc.image || "") || /:latest$/.test(svc.image)) bad.push(`${name}: image ${svc.image} needs a fixed tag`);
+  // ${VAR:-default} stands for its default.
+  const image = String(svc.image || "").replace(/\$\{[A-Z_]+:-([^}]*)\}/g, "$1");
+  if (!/^[^:]+:[A-Za-z0-9._-]+$/.test(image) || /:latest$/.test(image)) bad.push(`${name}: image ${svc.image} needs a fixed tag`);
 }
 if (!doc.services || !doc.services.course) bad.push("no service \"course\"");
 else if (doc.services.course.build.target !== "cpu") bad.push("service course must build target cpu");
@@ -104,12 +116,27 @@ EOF
 	while IFS= read -r line; do problem "docker/compose.yaml: $line"; done <<<"$out"
 fi
 
-# 3. The image's shell scripts.
+# 3. The image's shell scripts, and the GPU check's tests.
 for f in "$ROOT"/docker/*.sh; do
 	bash -n "$f" || problem "bash -n ${f#"$ROOT"/} failed"
 done
+"$ROOT/docker/gpu-preflight_test.sh" || problem "docker/gpu-preflight_test.sh failed"
+
+# 4. The dev container.
+if ! out=$(node - "$ROOT/.devcontainer/devcontainer.json" 2>&1 <<'EOF'
+const text = require("fs").readFileSync(process.argv[2], "utf8");
+// devcontainer.json is JSON with comments.
+const doc = JSON.parse(text.replace(/^\s*\/\/.*$/gm, ""));
+const bad = [];
+if (!doc.build || doc.build.dockerfile !== "../docker/Dockerfile" || doc.build.context !== "..") bad.push("build must use ../docker/Dockerfile with context ..");
+if (doc.remoteUser !== "learner") bad.push("remoteUser must be learner");
+if (bad.length) { console.log(bad.join("\n")); process.exit(1); }
+EOF
+); then
+	while IFS= read -r line; do problem ".devcontainer/devcontainer.json: $line"; done <<<"$out"
+fi
 
 if [ "$fail" = 0 ]; then
-	echo "lint-dockerfile: docker/Dockerfile, docker/compose.yaml and docker/*.sh: ok"
+	echo "lint-dockerfile: docker/Dockerfile, docker/compose.yaml, docker/*.sh and .devcontainer: ok"
 fi
 exit "$fail"

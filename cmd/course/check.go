@@ -55,6 +55,11 @@ func CheckSync(l *Lesson, nbPath string, committed Notebook) error {
 			return fail("cell %d has not been executed (notebooks are committed with their outputs)", i+1)
 		}
 	}
+	// Front ends store the kernel's language_info on opening; one the kernel
+	// did not write would make the notebook open modified.
+	if info, _ := meta["language_info"].(map[string]any); info["version"] == nil {
+		return fail("its language_info was not written by the gonb kernel (no version), so Jupyter would change it on opening")
+	}
 	return nil
 }
 

@@ -76,6 +76,11 @@ func TestCheckSync(t *testing.T) {
 		if err := CheckSync(l, nbPath, nb); err == nil || !strings.Contains(err.Error(), `kernelspec is "python3", not gonb`) {
 			t.Errorf("CheckSync error = %v; want the kernelspec named", err)
 		}
+		nb = executed(l)
+		nb["metadata"].(map[string]any)["language_info"] = languageInfo
+		if err := CheckSync(l, nbPath, nb); err == nil || !strings.Contains(err.Error(), "language_info was not written by the gonb kernel") {
+			t.Errorf("CheckSync error = %v; want the placeholder language_info named", err)
+		}
 		delete(nb, "metadata")
 		if err := CheckSync(l, nbPath, nb); err == nil {
 			t.Error("CheckSync accepted a notebook without metadata")

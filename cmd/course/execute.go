@@ -68,25 +68,25 @@ func FindPython() (string, error) {
 }
 
 // kernelEnv returns the environment for the executor and the kernel it
-// starts: the repository's tools first on PATH, Go's bin folder after them,
-// GOMLX_BACKEND when e.Backend is set, and -ldflags=-s added to GOFLAGS
-// unless it sets -ldflags already.
+// starts: Go's bin folder first on PATH (the kernel spec puts GoNB's tools
+// before it), GOMLX_BACKEND when e.Backend is set, and -ldflags=-s added to
+// GOFLAGS unless it sets -ldflags already.
 //
 // GoNB builds and links a whole program for every cell; leaving out the
 // symbol table and DWARF (which panics' stack traces do not use) makes a
 // cell about 30% faster. Only headless runs get it: the notebooks' cells and
 // outputs stay what a learner sees.
 func (e *Executor) kernelEnv() []string {
-	path := filepath.Join(e.Root, ".tools", "bin")
+	var dirs []string
 	if goroot, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
-		path += string(os.PathListSeparator) + filepath.Join(strings.TrimSpace(string(goroot)), "bin")
+		dirs = append(dirs, filepath.Join(strings.TrimSpace(string(goroot)), "bin"))
 	}
 	var env []string
 	goflags := ""
 	for _, kv := range os.Environ() {
 		switch {
 		case strings.HasPrefix(kv, "PATH="):
-			path += string(os.PathListSeparator) + strings.TrimPrefix(kv, "PATH=")
+			dirs = append(dirs, strings.TrimPrefix(kv, "PATH="))
 		case e.Backend != "" && strings.HasPrefix(kv, "GOMLX_BACKEND="):
 		case strings.HasPrefix(kv, "GOFLAGS="):
 			goflags = strings.TrimPrefix(kv, "GOFLAGS=")
@@ -94,7 +94,7 @@ func (e *Executor) kernelEnv() []string {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "PATH="+path)
+	env = append(env, "PATH="+strings.Join(dirs, string(os.PathListSeparator)))
 	if !strings.Contains(goflags, "-ldflags") {
 		goflags = strings.TrimSpace(goflags + " -ldflags=-s")
 	}

@@ -120,6 +120,12 @@ def main():
         with open(a.kernel_log, "wb") as log:
             with client.setup_kernel(stdout=log, stderr=log):
                 report["startup_seconds"] = round(time.monotonic() - start, 3)
+                # The kernel's language_info, which Jupyter's front ends
+                # store in the notebook when they connect: committed as is,
+                # opening the notebook changes nothing.
+                info = client.wait_for_reply(client.kc.kernel_info())
+                if info is not None and "language_info" in info["content"]:
+                    nb.metadata["language_info"] = info["content"]["language_info"]
                 for i, cell in enumerate(nb.cells):
                     if cell.cell_type != "code":
                         continue

@@ -257,3 +257,26 @@ func SelectLessons(all []*Lesson, args []string) ([]*Lesson, error) {
 	}
 	return out, nil
 }
+
+// CheckBackendLine reports a lesson that builds GoMLX graphs (calls
+// posgraph) but does not say which backend runs them: its first code cell
+// must print posgraph.BackendSummary(), once for the whole notebook, since
+// the backend itself is created silently.
+func CheckBackendLine(l *Lesson) error {
+	first, graphs := -1, false
+	for i, c := range l.Cells {
+		if c.Type != "code" || c.Source == SetupCell {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		graphs = graphs || strings.Contains(c.Source, "posgraph.")
+	}
+	if !graphs || strings.Contains(l.Cells[first].Source, "posgraph.BackendSummary()") {
+		return nil
+	}
+	return fmt.Errorf("%s line %d: the lesson builds graphs (posgraph), so its first code cell must print "+
+		"posgraph.BackendSummary() (e.g. %q after its %%%% line): the learner sees once which backend runs and why",
+		l.Path, l.Cells[first].Line, "fmt.Println(posgraph.BackendSummary())")
+}

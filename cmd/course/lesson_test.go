@@ -188,3 +188,28 @@ func TestFindLessonsRejects(t *testing.T) {
 		}
 	})
 }
+
+func TestCheckBackendLine(t *testing.T) {
+	const graphs = "```go\nimport \"fmt\"\n```\n\nText.\n\n```go\n%%\nposgraph.Backend()\n```\n"
+	tests := []struct {
+		name, text string
+		wantErr    bool
+	}{
+		{"no graphs", "```go\n%%\nfmt.Println(1)\n```\n", false},
+		{"graphs, summary in the first cell", "```go\n%%\nfmt.Println(posgraph.BackendSummary())\n```\n\n```go\n%%\nposgraph.Backend()\n```\n", false},
+		{"graphs, no summary", graphs, true},
+		{"graphs, summary only later", graphs + "\n```go\n%%\nfmt.Println(posgraph.BackendSummary())\n```\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := testLesson(t, "# T\n\n"+tt.text)
+			err := CheckBackendLine(l)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("CheckBackendLine = %v; want an error: %v", err, tt.wantErr)
+			}
+			if err != nil && !strings.Contains(err.Error(), "line 4") {
+				t.Errorf("error %q does not name the first code cell's line 4", err)
+			}
+		})
+	}
+}

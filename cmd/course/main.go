@@ -66,7 +66,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.root, "root", "", "repository root (default: found from the current folder)")
 	fs.DurationVar(&o.timeout, "timeout", 5*time.Minute, "limit for one cell's execution, build included")
-	fs.StringVar(&o.backend, "backend", "go", `GOMLX_BACKEND for the notebooks' kernel ("" keeps the environment's)`)
+	fs.StringVar(&o.backend, "backend", "", `GOMLX_BACKEND for the notebooks' kernel (default: the environment's, as a learner's kernel gets it)`)
 	fs.StringVar(&o.python, "python", "", "Python with nbclient (default: $COURSE_PYTHON, /usr/bin/python3, python3)")
 	fs.BoolVar(&o.keep, "keep", false, "run: keep the temporary folder with the executed notebooks and kernel logs")
 	fs.BoolVar(&o.keepGoing, "keep-going", false, "execute the cells after a failing one too")
@@ -209,6 +209,11 @@ func (c *course) check(all []*Lesson) int {
 		}
 		rl := *l
 		rl.Path = c.rel(l.Path)
+		if err := CheckBackendLine(&rl); err != nil {
+			failed++
+			fmt.Fprintf(c.stderr, "FAIL %v\n", err)
+			continue
+		}
 		if err := CheckSync(&rl, c.rel(nbPath), nb); err != nil {
 			failed++
 			fmt.Fprintf(c.stderr, "FAIL %v\n%s\n", err, regen)

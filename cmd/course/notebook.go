@@ -12,8 +12,10 @@ import (
 // outputs written by Jupyter survive a read and a write unchanged.
 type Notebook map[string]any
 
-// kernelspec and languageInfo are the notebook metadata the tool writes:
-// fixed, so that regenerating a notebook changes nothing but its outputs.
+// kernelspec and languageInfo are the notebook metadata the tool writes.
+// kernelspec is fixed, so that regenerating a notebook changes nothing but
+// its outputs. languageInfo is a placeholder until the notebook runs: then
+// the kernel's own language_info replaces it (see WithOutputs).
 var (
 	kernelspec   = map[string]any{"display_name": "Go (gonb)", "language": "go", "name": "gonb"}
 	languageInfo = map[string]any{"file_extension": ".go", "mimetype": "text/x-go", "name": "go"}
@@ -158,8 +160,11 @@ func CellOutputs(c map[string]any) []map[string]any {
 // WithOutputs returns a copy of the generated notebook gen carrying the
 // execution counts and outputs of executed, a notebook with the same cells
 // (Jupyter's copy of gen after running it). Everything else comes from gen,
-// so that metadata Jupyter adds (timings, kernel versions) never reaches the
-// committed file.
+// so that metadata Jupyter adds (timings) never reaches the committed file,
+// except the notebook's language_info: the kernel's answer to kernel_info,
+// which JupyterLab and Jupyter Notebook write into the notebook as soon as
+// they connect to the kernel. Committed as the kernel gives it, opening the
+// notebook changes nothing and it does not open modified.
 func WithOutputs(gen, executed Notebook) (Notebook, error) {
 	gc, ec := gen.Cells(), executed.Cells()
 	if len(gc) != len(ec) {
@@ -186,7 +191,21 @@ func WithOutputs(gen, executed Notebook) (Notebook, error) {
 		out[k] = v
 	}
 	out["cells"] = cells
+	if info, ok := notebookMetadata(executed)["language_info"].(map[string]any); ok {
+		meta := map[string]any{}
+		for k, v := range notebookMetadata(gen) {
+			meta[k] = v
+		}
+		meta["language_info"] = info
+		out["metadata"] = meta
+	}
 	return out, nil
+}
+
+// notebookMetadata returns a notebook's metadata (nil when it has none).
+func notebookMetadata(nb Notebook) map[string]any {
+	m, _ := nb["metadata"].(map[string]any)
+	return m
 }
 
 // coalesceStreams merges consecutive stream outputs of the same stream into

@@ -76,7 +76,7 @@ func build(root, dir string, replace map[string]string) (*built, error) {
 			if m == nil {
 				continue
 			}
-			path := m[1]
+			path := compilerPath(root, m[1])
 			if orig, ok := original(replace, path); ok { // the compiler names an overlay's file by its own path
 				path = orig
 			}
@@ -148,6 +148,18 @@ func original(replace map[string]string, path string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// compilerPath returns a path from a compiler message as an absolute path:
+// the go command shortens paths relative to the directory it ran in (root)
+// whenever that is shorter, overlay files outside root included (a
+// checkout in /tmp/x/c sees /tmp/grade-1/07_rope.go as
+// ../../grade-1/07_rope.go).
+func compilerPath(root, path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(root, path)
 }
 
 // relTo returns path relative to root when it is inside it.

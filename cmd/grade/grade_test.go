@@ -239,6 +239,17 @@ func TestGradeRealExercises(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
 	})
+	t.Run("lesson_2_from_a_notebook", func(t *testing.T) {
+		// In a notebook cell the table is the result: the status stays 0.
+		t.Setenv(notebookEnv, abs)
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"-dir", abs, "-lesson", "2"}, &stdout, &stderr); code != 0 {
+			t.Fatalf("exit status %d from a notebook; want 0 (stderr: %s)", code, stderr.String())
+		}
+		if !strings.Contains(stdout.String(), "0 of 3 exercises pass") {
+			t.Errorf("no table from a notebook:\n%s", stdout.String())
+		}
+	})
 	t.Run("solutions", func(t *testing.T) {
 		v := &verifier{root: abs}
 		overlay, err := writeOverlay(t.TempDir(), v.overlayFor(func(catalog.Exercise) bool { return true }))
@@ -262,4 +273,18 @@ func TestGradeRealExercises(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestCompilerPath checks that paths in compiler messages, which the go
+// command shortens relative to the directory it ran in, are found again.
+func TestCompilerPath(t *testing.T) {
+	for _, tc := range []struct{ root, path, want string }{
+		{"/tmp/x/c", "../../grade-1/07_rope.go", "/tmp/grade-1/07_rope.go"},
+		{"/tmp/x/c", "exercises/07_rope.go", "/tmp/x/c/exercises/07_rope.go"},
+		{"/tmp/x/c", "/tmp/grade-1/../grade-1/07_rope.go", "/tmp/grade-1/07_rope.go"},
+	} {
+		if got := compilerPath(tc.root, tc.path); got != tc.want {
+			t.Errorf("compilerPath(%q, %q) = %q; want %q", tc.root, tc.path, got, tc.want)
+		}
+	}
 }

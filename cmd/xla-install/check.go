@@ -5,18 +5,18 @@ import (
 	"io"
 )
 
-// checkPlugin loads the installed plugin once when o.check is set: a plugin
-// that does not load (wrong glibc, a truncated file) fails here rather than
-// in a learner's first notebook cell. The CUDA plugin needs a GPU and its
-// driver to load, which an image build does not have, so it is only checked
-// to exist.
+// checkPlugin checks the installed plugin when o.check is set. The CPU
+// plugin is loaded once: one that does not load (wrong glibc, a truncated
+// file) fails here rather than in a learner's first notebook cell. The CUDA
+// plugin needs a GPU and its driver to load, which an image build does not
+// have, so ldd checks instead that every library it needs resolves, but the
+// driver's own.
 func checkPlugin(o options, path string, stdout io.Writer) error {
 	if !o.check {
 		return nil
 	}
 	if o.plugin == "cuda" {
-		fmt.Fprintf(stdout, "installed %s (not loaded: that needs a GPU)\n", path)
-		return nil
+		return checkLibraries(path, stdout)
 	}
 	major, minor, err := loadPlugin(path)
 	if err != nil {

@@ -30,6 +30,7 @@ func TestBadFlags(t *testing.T) {
 		{"cuda version with v", []string{"-plugin", "cuda", "-version", "v0.114.0"}, `-version`},
 		{"short sha256", []string{"-sha256", "abc"}, `-sha256: want 64 hexadecimal digits, got "abc"`},
 		{"sha256 with cuda", []string{"-plugin", "cuda", "-sha256", strings.Repeat("a", 64)}, `-sha256 applies to -plugin cpu only`},
+		{"cuda version not locked", []string{"-plugin", "cuda", "-version", "0.12.0"}, `locked at ` + CUDAVersion},
 		{"unknown flag", []string{"-bogus"}, "-bogus"},
 		{"positional argument", []string{"cpu"}, `unexpected argument "cpu"`},
 	}
@@ -78,7 +79,7 @@ func TestDryRunDownloadsNothing(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit status %d, stderr %q; want 0", code, errOut)
 	}
-	for _, want := range []string{"CPU plugin " + CPUVersion, "into " + dir, "sha256 not checked", "nothing downloaded"} {
+	for _, want := range []string{"CPU plugin " + CPUVersion, "into " + dir, "releases/download/" + CPUVersion + "/pjrt_cpu_", "nothing downloaded"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout %q; want it to contain %q", out, want)
 		}
@@ -125,7 +126,7 @@ func TestCheckRejectsBrokenPlugin(t *testing.T) {
 
 func TestPlanNamesSHA256(t *testing.T) {
 	sum := strings.Repeat("0f", 32)
-	got := plan(options{plugin: "cpu", version: CPUVersion, dir: "/x", sha256: sum})
+	got := plan(options{plugin: "cpu", version: CPUVersion, dir: "/x", sha256: sum, goos: "linux", goarch: "amd64"})
 	if want := "checked against sha256 " + sum; !strings.Contains(got, want) {
 		t.Errorf("plan = %q; want it to contain %q", got, want)
 	}

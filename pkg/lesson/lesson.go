@@ -74,6 +74,9 @@ func Table(header []string, rows [][]string) {
 		return
 	}
 	gonbui.DisplayHtml(HTMLTable(header, rows))
+	// Wait until GoNB has taken the table: a cell's program may end right
+	// after it, and a display still in the pipe then never shows.
+	gonbui.Sync()
 }
 
 // TextTable renders rows under header as tab-aligned text.

@@ -40,10 +40,12 @@ func ChooseBackend() (config, reason string) {
 // NewBackend creates the backend ChooseBackend picks. It prints nothing
 // (BackendSummary says which backend runs and why, for a program or a
 // notebook to show once) and never downloads anything: when GOMLX_BACKEND
-// asks for XLA and no plugin is installed, it returns an error saying how to
-// install one. A pure-Go backend gets unlimited parallelism unless the
-// configuration sets it ("go:parallelism=4"): with the default limit it can
-// deadlock (see unlimitGoWorkers).
+// asks for XLA and it cannot start, the error says in one line why (no XLA
+// in this build, no GPU visible, no plugin installed, or the plugin's own
+// error) and what to do, in the course's Docker image or outside it. A
+// pure-Go backend gets unlimited parallelism unless the configuration sets
+// it ("go:parallelism=4"): with the default limit it can deadlock (see
+// unlimitGoWorkers).
 func NewBackend() (compute.Backend, error) {
 	config, _ := ChooseBackend()
 	b, err := newWithConfig(config)
@@ -51,9 +53,8 @@ func NewBackend() (compute.Backend, error) {
 		err = unlimitGoWorkers(b, config)
 	}
 	if err != nil {
-		if strings.HasPrefix(config, "xla") {
-			return nil, fmt.Errorf("posgraph: backend %q failed (%v); install the XLA PJRT plugin "+
-				"(make xla, which downloads it) or set %s=go", config, err, BackendEnvVar)
+		if config == "xla" || strings.HasPrefix(config, "xla:") || strings.HasPrefix(config, "xla,") {
+			return nil, xlaBackendError(config, err)
 		}
 		return nil, fmt.Errorf("posgraph: backend %q failed: %w", config, err)
 	}

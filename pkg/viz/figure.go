@@ -6,7 +6,9 @@ package viz
 import (
 	"bytes"
 	"fmt"
+	"image/color"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,20 +30,30 @@ const (
 // pngDPI is the resolution of PNG output: sharp in notebooks, small on disk.
 const pngDPI = 110
 
-// Figure is one chart: a gonum plot, plus a colour bar for heatmaps.
+// Figure is one chart: a gonum plot, plus a colour bar for heatmaps and a
+// legend beside or below the data for line charts; or a row of charts
+// under one title (Side).
 type Figure struct {
-	plot *plot.Plot
-	bar  *plot.Plot // nil unless the figure is a heatmap
+	plot   *plot.Plot
+	bar    *plot.Plot   // nil unless the figure is a heatmap
+	legend *plot.Legend // drawn outside the data; nil when there is none
+	panels []*Figure    // the charts of a Grid figure, row by row
+	cols   int          // the Grid's columns
+	// yLabel, when set, is the vertical axis's label, drawn by the figure
+	// beside the plot instead of by gonum (see LogY).
+	yLabel string
 	// WidthCm and HeightCm are the size used by Show, PNG and SVG when
 	// called with zero sizes.
 	WidthCm, HeightCm float64
 }
 
+// newFigure returns a figure with one empty plot. Its title and labels
+// write "_i" and "_{12}" as subscripts where the font has them (ωᵢ).
 func newFigure(title, xLabel, yLabel string) *Figure {
 	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = xLabel
-	p.Y.Label.Text = yLabel
+	p.Title.Text = Subscripts(title)
+	p.X.Label.Text = Subscripts(xLabel)
+	p.Y.Label.Text = Subscripts(yLabel)
 	return &Figure{plot: p, WidthCm: DefaultWidthCm, HeightCm: DefaultHeightCm}
 }
 
@@ -55,20 +67,118 @@ func (f *Figure) WithSize(widthCm, heightCm float64) *Figure {
 	return f
 }
 
-// draw renders the figure on c; the colour bar takes a narrow strip on the
-// right.
+// draw renders the figure on c: a colour bar takes a narrow strip on the
+// right; a legend a strip on the right when it is narrow enough, else one
+// below the data; the panels of a Grid figure share the space under its
+// title, in equal cells.
 func (f *Figure) draw(c draw.Canvas) {
+	w := c.Max.X - c.Min.X
+	h := c.Max.Y - c.Min.Y
+	if len(f.panels) > 0 {
+		c.SetColor(color.White)
+		c.Fill(c.Rectangle.Path())
+		top := vg.Length(0)
+		if f.plot.Title.Text != "" {
+			pad := vg.Length(0.2) * vg.Centimeter
+			top = f.plot.Title.TextStyle.Height(f.plot.Title.Text) + 2*pad
+			c.FillText(f.plot.Title.TextStyle, vg.Point{X: c.Min.X + w/2, Y: c.Max.Y - pad}, f.plot.Title.Text)
+		}
+		rows := (len(f.panels) + f.cols - 1) / f.cols
+		pw, ph := w/vg.Length(f.cols), (h-top)/vg.Length(rows)
+		for i, p := range f.panels {
+			col, row := vg.Length(i%f.cols), vg.Length(i/f.cols)
+			p.draw(draw.Crop(c, pw*col, -(w - pw*(col+1)), h-top-ph*(row+1), -top-ph*row))
+		}
+		return
+	}
+	if f.yLabel != "" {
+		c = f.drawYLabel(c)
+		w = c.Max.X - c.Min.X
+	}
+	if f.legend != nil {
+		pad := vg.Length(0.3) * vg.Centimeter
+		r := f.legend.Rectangle(c)
+		lw, lh := r.Max.X-r.Min.X+pad, r.Max.Y-r.Min.Y+pad
+		if lw <= w*0.38 { // beside the data, top-aligned with it
+			title := vg.Length(0)
+			if f.plot.Title.Text != "" {
+				title = f.plot.Title.TextStyle.Height(f.plot.Title.Text) + f.plot.Title.Padding
+			}
+			f.plot.Draw(draw.Crop(c, 0, -lw, 0, 0))
+			f.legend.Draw(draw.Crop(c, w-lw+pad/2, 0, 0, -title-pad/2))
+		} else if lh < h/2 { // below the data
+			f.plot.Draw(draw.Crop(c, 0, 0, lh, 0))
+			f.legend.Draw(draw.Crop(c, pad*2, 0, 0, -(h - lh)))
+		} else {
+			f.plot.Draw(c)
+		}
+		return
+	}
 	if f.bar == nil {
 		f.plot.Draw(c)
 		return
 	}
 	barW := vg.Length(2.6) * vg.Centimeter
-	w := c.Max.X - c.Min.X
-	if barW > w/3 {
-		barW = w / 3
+	if barW > w*0.22 { // a narrow panel of a Grid
+		barW = w * 0.22
 	}
-	f.plot.Draw(draw.Crop(c, 0, -barW, 0, 0))
+	gap := vg.Length(0.3) * vg.Centimeter // between the data and the bar's labels
+	f.plot.Draw(draw.Crop(c, 0, -barW-gap, 0, 0))
 	f.bar.Draw(draw.Crop(c, w-barW, 0, 0, 0))
+}
+
+// drawYLabel draws f.yLabel along the left edge of c, rotated and centred
+// on the data area, and returns the rest of c.
+func (f *Figure) drawYLabel(c draw.Canvas) draw.Canvas {
+	sty := f.plot.Y.Label.TextStyle
+	h := sty.Height(f.yLabel)
+	sty.Rotation += math.Pi / 2
+	top := vg.Length(0)
+	if f.plot.Title.Text != "" {
+		top = f.plot.Title.TextStyle.Height(f.plot.Title.Text) + f.plot.Title.Padding
+	}
+	bottom := f.plot.X.Label.TextStyle.Height(f.plot.X.Label.Text) + f.plot.X.Tick.Label.Height("0") + f.plot.X.Tick.Length
+	y := (c.Min.Y + bottom + c.Max.Y - top) / 2
+	descent := f.plot.Y.Label.TextStyle.FontExtents().Descent
+	c.FillText(sty, vg.Point{X: c.Min.X + h - descent, Y: y}, f.yLabel)
+	return draw.Crop(c, h+f.plot.Y.Label.Padding, 0, 0, 0)
+}
+
+// Side returns one figure showing figs side by side, left to right, under
+// title: Grid with one row.
+func Side(title string, figs ...*Figure) *Figure {
+	return Grid(title, len(figs), figs...)
+}
+
+// Grid returns one figure showing figs in rows of cols, left to right and
+// top to bottom, under title: heatmaps that each need their own colour
+// scale, say. Each cell is as wide as the widest figure and as tall as the
+// tallest; the figure is the size of the cells together, plus the title
+// (Show, PNG and SVG with zero sizes). It panics when figs is empty or
+// holds nil, or when cols < 1.
+func Grid(title string, cols int, figs ...*Figure) *Figure {
+	if len(figs) == 0 {
+		panic("viz.Grid: no figures")
+	}
+	if cols < 1 {
+		panic(fmt.Sprintf("viz.Grid: cols must be at least 1, got %d", cols))
+	}
+	cols = min(cols, len(figs))
+	f := newFigure(title, "", "")
+	var cellW, cellH float64
+	for _, p := range figs {
+		if p == nil {
+			panic("viz.Grid: a nil figure")
+		}
+		cellW, cellH = math.Max(cellW, p.WidthCm), math.Max(cellH, p.HeightCm)
+	}
+	rows := (len(figs) + cols - 1) / cols
+	f.WidthCm, f.HeightCm = cellW*float64(cols), cellH*float64(rows)
+	if title != "" {
+		f.HeightCm += 1
+	}
+	f.panels, f.cols = figs, cols
+	return f
 }
 
 func (f *Figure) size(widthCm, heightCm float64) (vg.Length, vg.Length, error) {
@@ -158,4 +268,7 @@ func Show(f *Figure) {
 		return
 	}
 	gonbui.DisplayPng(data)
+	// Wait until GoNB has taken the picture: a cell's program may end right
+	// after it, and a display still in the pipe then never shows.
+	gonbui.Sync()
 }

@@ -9,10 +9,13 @@ import (
 	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // grid adapts a row-major matrix to plotter.GridXYZ, with row 0 drawn at
-// the top, as matrices are printed.
+// the top, as matrices are printed. ±Inf cells read as NaN, left to
+// infCells to draw.
 type grid struct {
 	data       []float64
 	rows, cols int
@@ -20,7 +23,7 @@ type grid struct {
 
 func (g grid) Dims() (c, r int) { return g.cols, g.rows }
 func (g grid) Z(c, r int) float64 {
-	// ±Inf (a causal mask) is drawn blank like NaN, not as an end colour.
+	// ±Inf (a causal mask) is not an end colour: infCells draws it.
 	if v := g.data[(g.rows-1-r)*g.cols+c]; !math.IsInf(v, 0) {
 		return v
 	}
@@ -35,7 +38,12 @@ type flippedTicks struct{ rows int }
 func (t flippedTicks) Ticks(min, max float64) []plot.Tick {
 	// Choose ticks in row numbers, then place each at its drawn coordinate.
 	top := float64(t.rows - 1)
-	ticks := plot.DefaultTicks{}.Ticks(math.Max(top-max, 0), math.Min(top-min, top))
+	lo, hi := math.Max(top-max, 0), math.Min(top-min, top)
+	if lo >= hi { // one row in view: DefaultTicks needs a range
+		r := math.Round(lo)
+		return []plot.Tick{{Value: top - r, Label: strconv.FormatFloat(r, 'g', -1, 64)}}
+	}
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
 	for i := range ticks {
 		ticks[i].Value = top - ticks[i].Value
 	}
@@ -44,8 +52,9 @@ func (t flippedTicks) Ticks(min, max float64) []plot.Tick {
 
 // Heatmap draws data, a row-major rows×cols matrix, as a grid of colours
 // with row 0 at the top and a colour bar on the right. Values with both
-// signs use a diverging blue–red scale centred on 0; one-signed values use a
-// sequential scale. NaN and ±Inf cells (a causal mask, say) are left blank.
+// signs use a diverging blue–white–red scale centred on 0 (Moreland's);
+// one-signed values use viridis, dark to light. NaN cells are left blank;
+// ±Inf cells (a causal mask, say) are grey, and the colour bar says so.
 // It panics if len(data) != rows·cols or a size is not positive: a
 // programming error.
 func Heatmap(data []float64, rows, cols int, title, xLabel, yLabel string) *Figure {
@@ -69,12 +78,13 @@ func Heatmap(data []float64, rows, cols int, title, xLabel, yLabel string) *Figu
 	if lo == hi {
 		hi = lo + 1
 	}
-	hm, cm := heatMap(grid{data: data, rows: rows, cols: cols}, lo, hi, false)
-	return heatmapFigure(hm, cm, rows, cols, title, xLabel, yLabel)
+	g := grid{data: data, rows: rows, cols: cols}
+	hm, cm := heatMap(g, lo, hi, false)
+	return heatmapFigure(g, hm, cm, title, xLabel, yLabel)
 }
 
 // heatMap returns the heat map plotter of g over [lo, hi] and its colour
-// map: diverging blue–red when lo < 0 < hi, sequential otherwise. With
+// map: diverging blue–red when lo < 0 < hi, viridis otherwise. With
 // clamp, values outside the range take the colour of the nearer end;
 // without, they are left blank (Heatmap's range holds every finite value).
 func heatMap(g plotter.GridXYZ, lo, hi float64, clamp bool) (*plotter.HeatMap, palette.ColorMap) {
@@ -82,7 +92,7 @@ func heatMap(g plotter.GridXYZ, lo, hi float64, clamp bool) (*plotter.HeatMap, p
 	if lo < 0 && hi > 0 {
 		cm = moreland.SmoothBlueRed()
 	} else {
-		cm = moreland.ExtendedKindlmann()
+		cm = Viridis()
 	}
 	cm.SetMin(lo)
 	cm.SetMax(hi)
@@ -97,19 +107,71 @@ func heatMap(g plotter.GridXYZ, lo, hi float64, clamp bool) (*plotter.HeatMap, p
 	return hm, cm
 }
 
-// heatmapFigure draws hm with row 0 at the top and cm as a colour bar.
-func heatmapFigure(hm *plotter.HeatMap, cm palette.ColorMap, rows, cols int, title, xLabel, yLabel string) *Figure {
+// heatmapFigure draws hm, the heat map of g, with row 0 at the top, its
+// ±Inf cells in grey, and cm as a colour bar.
+func heatmapFigure(g grid, hm *plotter.HeatMap, cm palette.ColorMap, title, xLabel, yLabel string) *Figure {
 	f := newFigure(title, xLabel, yLabel)
 	f.plot.Add(hm)
-	f.plot.Y.Tick.Marker = flippedTicks{rows: rows}
-	f.plot.X.Min, f.plot.X.Max = -0.5, float64(cols)-0.5
-	f.plot.Y.Min, f.plot.Y.Max = -0.5, float64(rows)-0.5
+	inf := infCells{g}
+	if inf.count() > 0 {
+		f.plot.Add(inf)
+	}
+	f.plot.Y.Tick.Marker = flippedTicks{rows: g.rows}
+	f.plot.X.Min, f.plot.X.Max = -0.5, float64(g.cols)-0.5
+	f.plot.Y.Min, f.plot.Y.Max = -0.5, float64(g.rows)-0.5
 
 	bar := plot.New()
 	bar.HideX()
 	bar.Y.Padding = 0
 	bar.Title.Text = " "
+	if n := inf.count(); n > 0 {
+		bar.Title.Text = "grey: " + inf.label()
+		bar.Title.TextStyle.Font.Size = vg.Points(9)
+	}
 	bar.Add(&plotter.ColorBar{ColorMap: cm, Vertical: true})
 	f.bar = bar
 	return f
+}
+
+// infCells draws the ±Inf cells of a grid in maskColor.
+type infCells struct{ g grid }
+
+func (p infCells) count() int {
+	n := 0
+	for _, v := range p.g.data {
+		if math.IsInf(v, 0) {
+			n++
+		}
+	}
+	return n
+}
+
+// label names the infinities present: "−∞", "+∞" or "±∞".
+func (p infCells) label() string {
+	neg, pos := false, false
+	for _, v := range p.g.data {
+		neg = neg || math.IsInf(v, -1)
+		pos = pos || math.IsInf(v, 1)
+	}
+	switch {
+	case neg && pos:
+		return "±∞"
+	case pos:
+		return "+∞"
+	}
+	return "−∞"
+}
+
+// Plot implements plot.Plotter.
+func (p infCells) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	for i, v := range p.g.data {
+		if !math.IsInf(v, 0) {
+			continue
+		}
+		col, row := float64(i%p.g.cols), float64(p.g.rows-1-i/p.g.cols)
+		x0, x1 := trX(col-0.5), trX(col+0.5)
+		y0, y1 := trY(row-0.5), trY(row+0.5)
+		c.FillPolygon(maskColor, c.ClipPolygonXY([]vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}))
+	}
 }

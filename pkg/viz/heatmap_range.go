@@ -12,16 +12,17 @@ import (
 // Heatmap fits its scale to each matrix, so equal colours in two of its
 // figures need not mean equal values. The scale is the diverging blue–red
 // one when lo < 0 < hi, with its white midpoint at (lo+hi)/2 (pass a range
-// symmetric about 0 to centre it there), and the sequential one otherwise.
-// Values outside [lo, hi] take the colour of the nearer end; NaN and ±Inf
-// cells are left blank. It panics when lo and hi are not finite with
+// symmetric about 0 to centre it there), and viridis otherwise. Values
+// outside [lo, hi] take the colour of the nearer end; NaN cells are left
+// blank and ±Inf cells are grey, as in Heatmap. It panics when lo and hi are not finite with
 // lo < hi, or when len(data) != rows·cols: programming errors.
 func HeatmapRange(data []float64, rows, cols int, lo, hi float64, title, xLabel, yLabel string) *Figure {
 	if rows <= 0 || cols <= 0 || len(data) != rows*cols {
 		panic(fmt.Sprintf("viz.HeatmapRange: len(data) must equal rows×cols > 0, got %d for %d×%d", len(data), rows, cols))
 	}
-	hm, cm := rangeHeatMap(grid{data: data, rows: rows, cols: cols}, lo, hi)
-	return heatmapFigure(hm, cm, rows, cols, title, xLabel, yLabel)
+	g := grid{data: data, rows: rows, cols: cols}
+	hm, cm := rangeHeatMap(g, lo, hi)
+	return heatmapFigure(g, hm, cm, title, xLabel, yLabel)
 }
 
 // rangeHeatMap returns the heat map plotter of g over the fixed range

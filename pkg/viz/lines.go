@@ -29,12 +29,17 @@ func Range(n int) []float64 {
 	return x
 }
 
-// Lines draws each series as a line (or points), in distinct colours, with
-// a legend when more than one series has a name. It panics when a series'
-// X and Y differ in length: a programming error. Non-finite points are
-// skipped.
+// Lines draws each series as a line (or points), in the colours of
+// OkabeIto, with a legend beside the data (below it when the names are
+// long) when more than one series has a name. Names, like the title and
+// labels, write "_i" as a subscript where the font has one. It panics when
+// a series' X and Y differ in length: a programming error. Non-finite
+// points are skipped.
 func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 	f := newFigure(title, xLabel, yLabel)
+	legend := plot.NewLegend()
+	legend.Top, legend.Left = true, true
+	legend.Padding = vg.Points(2)
 	named := 0
 	for i, s := range series {
 		if len(s.X) != len(s.Y) {
@@ -46,7 +51,7 @@ func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 				pts = append(pts, plotter.XY{X: s.X[j], Y: s.Y[j]})
 			}
 		}
-		col := plotutil.Color(i)
+		col := SeriesColor(i)
 		var thumb plot.Thumbnailer
 		if s.Points {
 			sc, err := plotter.NewScatter(pts)
@@ -73,24 +78,28 @@ func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 		}
 		if s.Name != "" {
 			named++
-			f.plot.Legend.Add(s.Name, thumb)
+			legend.Add(Subscripts(s.Name), thumb)
 		}
 	}
-	if named < 2 && len(series) < 2 {
-		f.plot.Legend = plot.NewLegend()
+	if named >= 2 || (named == 1 && len(series) >= 2) {
+		f.legend = &legend
 	}
-	f.plot.Legend.Top = true
-	f.plot.Legend.Left = true
-	f.plot.Legend.XOffs = vg.Points(8)
 	f.plot.Add(plotter.NewGrid())
 	return f
 }
 
 // LogY switches the vertical axis to a logarithmic scale (all Y must be
 // positive) and returns f.
+//
+// The axis label is then drawn by the figure: gonum places a centred
+// vertical label at the data midpoint (min+max)/2, which a log scale puts
+// near the top, and a long label then pushes the whole plot down.
 func (f *Figure) LogY() *Figure {
 	f.plot.Y.Scale = plot.LogScale{}
 	f.plot.Y.Tick.Marker = decadeTicks{}
+	if f.yLabel == "" {
+		f.yLabel, f.plot.Y.Label.Text = f.plot.Y.Label.Text, ""
+	}
 	return f
 }
 

@@ -2,6 +2,9 @@ package viz
 
 import (
 	"bytes"
+	"fmt"
+	"image/color"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -54,6 +57,104 @@ func TestFlippedTicksLabelRows(t *testing.T) {
 	}
 }
 
+func TestFlippedTicksOneRow(t *testing.T) {
+	ticks := flippedTicks{rows: 1}.Ticks(-0.5, 0.5)
+	if len(ticks) != 1 || ticks[0].Value != 0 || ticks[0].Label != "0" {
+		t.Errorf("ticks of a one-row heatmap = %v; want one tick \"0\" at 0", ticks)
+	}
+}
+
+func TestLinesColoursAndLegend(t *testing.T) {
+	f := Lines("t", "x", "y",
+		Series{Name: "a", X: Range(2), Y: []float64{1, 2}},
+		Series{Name: "b", X: Range(2), Y: []float64{2, 3}, Dashed: true},
+		Series{Name: "c_1", X: Range(2), Y: []float64{3, 4}, Points: true})
+	// Each series is drawn in its Okabe–Ito colour: the picture holds
+	// pixels of exactly those colours.
+	data, err := f.PNG(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[color.NRGBA]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			found[color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)] = true
+		}
+	}
+	for i, c := range OkabeIto[:3] {
+		if !found[c.(color.NRGBA)] {
+			t.Errorf("series %d: no pixel of its colour %v", i, c)
+		}
+	}
+	// The legend is drawn outside the data, not as the plot's own legend.
+	if f.legend == nil {
+		t.Fatal("no legend for three named series")
+	}
+	if one := Lines("t", "x", "y", Series{Name: "only", X: Range(2), Y: []float64{1, 2}}); one.legend != nil {
+		t.Error("a single series got a legend")
+	}
+}
+
+func TestSeriesColorRepeats(t *testing.T) {
+	if SeriesColor(len(OkabeIto)) != SeriesColor(0) || SeriesColor(-1) != OkabeIto[len(OkabeIto)-1] {
+		t.Error("SeriesColor does not cycle through OkabeIto")
+	}
+	seen := map[color.Color]bool{}
+	for _, c := range OkabeIto {
+		if seen[c] {
+			t.Errorf("OkabeIto repeats %v", c)
+		}
+		seen[c] = true
+	}
+}
+
+func TestSide(t *testing.T) {
+	a := Heatmap([]float64{1, 2}, 1, 2, "a", "", "").WithSize(8, 6)
+	b := Heatmap([]float64{-1, 2}, 1, 2, "b", "", "").WithSize(9, 7)
+	f := Side("both", a, b)
+	if f.WidthCm != 18 || f.HeightCm != 8 {
+		t.Errorf("Side size = %g×%g cm; want 18×8 (two cells as wide as the widest, as tall as the tallest, plus the title)", f.WidthCm, f.HeightCm)
+	}
+	png, err := f.PNG(0, 0)
+	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Fatalf("Side PNG: %v", err)
+	}
+	defer func() {
+		if r := recover(); r == nil {
+			t.Error("Side() with no figures did not panic")
+		}
+	}()
+	Side("none")
+}
+
+func TestGrid(t *testing.T) {
+	var figs []*Figure
+	for range 3 {
+		figs = append(figs, Heatmap([]float64{1, 2}, 1, 2, "p", "", "").WithSize(8, 6))
+	}
+	f := Grid("three in two columns", 2, figs...)
+	if f.WidthCm != 16 || f.HeightCm != 13 {
+		t.Errorf("Grid size = %g×%g cm; want 16×13 (two cells wide, two tall, and the title)", f.WidthCm, f.HeightCm)
+	}
+	if _, err := f.PNG(0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if g := Grid("", 5, figs...); g.cols != 3 || g.HeightCm != 6 {
+		t.Errorf("Grid with more columns than figures: %d columns, %g cm tall; want 3 and 6", g.cols, g.HeightCm)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "cols") {
+			t.Errorf("Grid with 0 columns: recover() = %v; want a panic naming cols", r)
+		}
+	}()
+	Grid("t", 0, figs...)
+}
+
 func TestLines(t *testing.T) {
 	f := Lines("t", "x", "y",
 		Series{Name: "a", X: Range(3), Y: []float64{1, 10, 100}},
@@ -88,8 +189,9 @@ func TestSave(t *testing.T) {
 	}
 }
 
-func TestGridDrawsInfinitiesBlank(t *testing.T) {
-	// Row 0 is drawn at the top: Z(c, r) reads data row rows−1−r.
+func TestGridLeavesInfinitiesToInfCells(t *testing.T) {
+	// Row 0 is drawn at the top: Z(c, r) reads data row rows−1−r. ±Inf reads
+	// as NaN (no colour-map colour); infCells paints those cells grey.
 	g := grid{data: []float64{1, math.Inf(-1), math.Inf(1), 2}, rows: 2, cols: 2}
 	for _, tc := range []struct {
 		c, r int
@@ -98,5 +200,87 @@ func TestGridDrawsInfinitiesBlank(t *testing.T) {
 		if got := g.Z(tc.c, tc.r); math.IsNaN(got) != tc.nan {
 			t.Errorf("Z(%d, %d) = %v; want NaN: %v", tc.c, tc.r, got, tc.nan)
 		}
+	}
+	if got := (infCells{g}).count(); got != 2 {
+		t.Errorf("infCells.count() = %d; want 2", got)
+	}
+}
+
+func TestInfCellsLabel(t *testing.T) {
+	for _, tc := range []struct {
+		data []float64
+		want string
+	}{
+		{[]float64{0, math.Inf(-1)}, "−∞"},
+		{[]float64{0, math.Inf(1)}, "+∞"},
+		{[]float64{math.Inf(1), math.Inf(-1)}, "±∞"},
+	} {
+		if got := (infCells{grid{data: tc.data, rows: 1, cols: 2}}).label(); got != tc.want {
+			t.Errorf("label of %v = %q; want %q", tc.data, got, tc.want)
+		}
+	}
+}
+
+func TestHeatmapMarksInfinitiesOnTheColourBar(t *testing.T) {
+	masked := Heatmap([]float64{0, math.Inf(-1), -1, 0}, 2, 2, "", "", "")
+	if got := masked.bar.Title.Text; got != "grey: −∞" {
+		t.Errorf("colour bar title with a −∞ cell = %q; want %q", got, "grey: −∞")
+	}
+	plain := Heatmap([]float64{0, 1, 2, math.NaN()}, 2, 2, "", "", "")
+	if got := plain.bar.Title.Text; strings.Contains(got, "grey") {
+		t.Errorf("colour bar title without infinities = %q; want no grey note", got)
+	}
+}
+
+func TestHeatmapColourMaps(t *testing.T) {
+	_, seq := heatMap(grid{data: []float64{1, 2}, rows: 1, cols: 2}, 1, 2, false)
+	if _, ok := seq.(*viridis); !ok {
+		t.Errorf("one-signed values use %T; want viridis", seq)
+	}
+	_, div := heatMap(grid{data: []float64{-1, 2}, rows: 1, cols: 2}, -2, 2, false)
+	if _, ok := div.(*viridis); ok {
+		t.Error("values of both signs use viridis; want the diverging map")
+	}
+}
+
+// axisTop returns the first row, from the top, with a dark pixel in the
+// left part of the picture: the top of the vertical axis.
+func axisTop(t *testing.T, f *Figure) int {
+	t.Helper()
+	data, err := f.PNG(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	for y := b.Min.Y + 25; y < b.Max.Y; y++ { // below the title
+		for x := b.Min.X + 40; x < b.Min.X+120; x++ {
+			if r, g, bl, _ := img.At(x, y).RGBA(); r < 0x3000 && g < 0x3000 && bl < 0x3000 {
+				return y
+			}
+		}
+	}
+	t.Fatal("no axis found")
+	return 0
+}
+
+func TestLogYKeepsTheDataAreaTall(t *testing.T) {
+	// gonum places a centred vertical label at the data midpoint, which a
+	// log scale puts near the top: a long label used to push the plot down
+	// by about 50 pixels.
+	y := make([]float64, 64)
+	for i := range y {
+		y[i] = math.Pow(500000, -float64(i)/64)
+	}
+	fig := func() *Figure {
+		return Lines("t", "x", "a long label for the vertical axis (log scale)",
+			Series{Name: "a", X: Range(64), Y: y}, Series{Name: "b", X: Range(64), Y: y})
+	}
+	lin, log := axisTop(t, fig()), axisTop(t, fig().LogY())
+	if log > lin+8 {
+		t.Errorf("the log-scale axis starts at row %d, the linear one at %d: the label pushed the plot down", log, lin)
 	}
 }

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# smoke-image.sh IMAGE TARGET — starts a built image as compose would and
+# checks that it serves the course: the URL it prints names the published
+# port and the token; /api/status answers 200 with the token and 403
+# without; the HEALTHCHECK turns healthy; the gonb kernel is offered; the
+# token is on no command line. For TARGET cuda, on a machine without a GPU,
+# also that posenc-gpu-preflight explains in one line what is missing, and
+# that the CUDA plugin and cuBLAS are in place. Needs docker and curl; the
+# image workflow (.github/workflows/image.yml) runs it.
+set -euo pipefail
+
+image=${1:?usage: smoke-image.sh IMAGE cpu|cuda}
+target=${2:?usage: smoke-image.sh IMAGE cpu|cuda}
+port=${POSENC_PORT:-18888}
+token=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
+name=posenc-smoke-$$
+
+say() { printf 'smoke-image: %s\n' "$*"; }
+die() {
+	printf 'smoke-image: %s\n' "$*" >&2
+	docker logs "$name" 2>&1 | tail -20 >&2 || true
+	exit 1
+}
+trap 'docker rm -f "$name" >/dev/null 2>&1 || true' EXIT
+
+docker run -d --name "$name" -p "127.0.0.1:$port:8888" -e JUPYTER_TOKEN="$token" -e POSENC_PORT="$port" \
+	-e GOMLX_BACKEND=xla:cpu "$image" >/dev/null
+for _ in $(seq 1 90); do
+	docker logs "$name" 2>&1 | grep -q "token=$token" && break
+	sleep 1
+done
+docker logs "$name" 2>&1 | grep -q "127.0.0.1:$port/.*token=$token" || die "no URL naming 127.0.0.1:$port and the token within 90 s"
+code() { curl -s -o /dev/null -w '%{http_code}' "$@" || true; }
+[ "$(code "http://127.0.0.1:$port/api/status?token=$token")" = 200 ] || die "/api/status with the token: want 200"
+[ "$(code "http://127.0.0.1:$port/api/status")" = 403 ] || die "/api/status without a token: want 403"
+curl -s "http://127.0.0.1:$port/api/kernelspecs?token=$token" | grep -q '"gonb"' || die "the gonb kernel is not offered"
+if docker exec "$name" sh -c 'cat /proc/[0-9]*/cmdline 2>/dev/null | tr "\0" " "' | grep -qF -- "$token"; then
+	die "the token appears on a command line in the container"
+fi
+health=""
+for _ in $(seq 1 60); do
+	health=$(docker inspect -f '{{.State.Health.Status}}' "$name")
+	[ "$health" != healthy ] || break
+	sleep 2
+done
+[ "$health" = healthy ] || die "HEALTHCHECK: $health after 120 s; want healthy"
+say "$image serves the course on 127.0.0.1:$port (token, 403 without, healthy, gonb)"
+
+if [ "$target" = cuda ]; then
+	docker exec "$name" test -x /usr/local/lib/go-xla/nvidia/pjrt_c_api_cuda_plugin.so || die "no CUDA plugin in /usr/local/lib/go-xla/nvidia"
+	docker exec "$name" sh -c 'ldconfig -p | grep -q "libcublas.so.13 "' || die "ldconfig does not know libcublas.so.13"
+	out=$(docker run --rm -e GOMLX_BACKEND=xla:cuda "$image" posenc-gpu-preflight 2>&1) && die "posenc-gpu-preflight passed without a GPU: $out"
+	grep -q "no NVIDIA GPU is visible.*GOMLX_BACKEND=xla:cpu" <<<"$out" || die "posenc-gpu-preflight without a GPU said: $out"
+	say "without a GPU, posenc-gpu-preflight says: $out"
+fi

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# run.sh — the browser check as make test-browser runs it (see check.mjs):
+# every notebook in JupyterLab, with lesson 1 run from the menu; then every
+# notebook in Jupyter Notebook 6, Debian's, which a machine without a Python
+# package index gets instead of JupyterLab. Without JupyterLab installed,
+# Notebook 6 gets the full check. Screenshots and reports: build/browser/.
+# Environment: BROWSER_RUN, the lessons to run from the menu (default 01).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$here/../.." && pwd)
+run=${BROWSER_RUN:-01}
+venv=${COURSE_TOOLS:-$ROOT/.tools}/venv
+
+status=0
+if [ -x "$venv/bin/jupyter-lab" ]; then
+	node "$here/check.mjs" --server lab --run "$run" || status=1
+	node "$here/check.mjs" --server notebook --run none || status=1
+else
+	echo "run.sh: JupyterLab is not installed (no package index?): checking Jupyter Notebook 6 only"
+	node "$here/check.mjs" --server notebook --run "$run" || status=1
+fi
+exit $status
