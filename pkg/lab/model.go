@@ -108,7 +108,7 @@ func (m Model) Logits(scope *model.Scope, tokens *graph.Node) *graph.Node {
 		// Causal multi-head self-attention: each position sees itself and earlier ones.
 		att := attention.SelfAttention(layer.In("attention"), h, m.Heads, m.Dim/m.Heads).WithCausalMask(true)
 		if m.Encoding == RoPE {
-			att = att.WithPositionalEncoder(ropeEncoder{m.rope()}) // rotates q and k
+			att = att.WithPositionalEncoder(posgraph.NewRoPEEncoder(m.rope())) // rotates q and k
 		}
 		if bias != nil {
 			att = att.WithAttentionBias(bias)

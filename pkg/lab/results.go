@@ -33,7 +33,7 @@ type CodeVersion struct {
 // results stale (figures, summaries and the progress bar do not count).
 var ResultFiles = []string{
 	"pkg/lab/checkpoint.go", "pkg/lab/config.go", "pkg/lab/corpus.go", "pkg/lab/corpus/go-docs.txt",
-	"pkg/lab/data.go", "pkg/lab/eval.go", "pkg/lab/model.go", "pkg/lab/passkey.go", "pkg/lab/rope.go",
+	"pkg/lab/data.go", "pkg/lab/eval.go", "pkg/lab/model.go", "pkg/lab/passkey.go",
 	"pkg/lab/run.go", "pkg/lab/train.go", "pkg/lab/vocab.go",
 }
 
