@@ -153,7 +153,13 @@ run_checks() {
 
 	if [ -x "$DIR/lab.test" ]; then
 		say "lab: lab.test on $backend ..."
-		(cd "$ROOT/pkg/lab" && timeout 120 "$DIR/lab.test" -test.count=1 -test.run '^$' -test.bench . -test.benchtime 20x) 2>&1 | grep -E 'Benchmark|ok|FAIL' | sed 's/^/gpu-check: lab: /' || status=1
+		# The lab's own small model, then the larger one cmd/lab trains by
+		# default on XLA (lab.XLAConfig).
+		local cfg
+		for cfg in default xla; do
+			(cd "$ROOT/pkg/lab" && LAB_BENCH_CONFIG=$cfg timeout 100 "$DIR/lab.test" -test.count=1 -test.run '^$' -test.bench TrainStep -test.benchtime 20x) 2>&1 |
+				grep -E 'Benchmark|ok|FAIL' | sed "s/^/gpu-check: lab ($cfg model): /" || status=1
+		done
 	else
 		say "lab: no pkg/lab in this build (its training is measured by xla-check above)"
 	fi
