@@ -1,15 +1,17 @@
-// Package catalog is the one place where the course's exercises are
-// described: their numbers, files, functions, lessons and points, and the
-// few words the exercise tests and the grader exchange.
+// Package catalog describes the course's exercises: their numbers, files,
+// functions, lessons and points, and the few words the exercise tests and
+// the grader exchange.
 //
-// The exercise tests read it directly. cmd/grade, which lives outside
+// Each exercise's entry is written beside its checks, in its file of
+// exercises/internal/check (its Entry, registered from an init function);
+// exercises.go, the list of them all, is generated from those entries by
+// `go run ./exercises/internal/gen`. cmd/grade, which lives outside
 // exercises/ and so cannot import this package, carries a generated copy of
-// this file (cmd/grade/internal/catalog); exercises/README.md's table is
-// generated from it as well. `go run ./exercises/internal/gen` rewrites
-// both, and the tests of exercises/internal/... fail when either is stale.
+// both files (cmd/grade/internal/catalog). The tests of exercises/internal/...
+// fail when a generated file is stale.
 //
-// This file must stay self-contained (standard library only): it is copied
-// verbatim.
+// The package must stay self-contained (standard library only): it is
+// copied verbatim.
 package catalog
 
 import (
@@ -56,6 +58,7 @@ var Lessons = []Lesson{
 	{5, "Context extension"},
 	{6, "ALiBi"},
 	{7, "T5 relative bias"},
+	{8, "The length-extrapolation lab"},
 }
 
 // LessonTitle returns lesson n's short title, or "" when there is none.
@@ -114,58 +117,6 @@ func (e Exercise) FuncList() string {
 // Where returns the lesson section to read, e.g.
 // "lesson 2, “Deriving the formula”".
 func (e Exercise) Where() string { return fmt.Sprintf("lesson %d, “%s”", e.Lesson, e.Section) }
-
-// Exercises is the course's exercise list, in order.
-var Exercises = []Exercise{
-	{Num: 1, Slug: "attention", Title: "Attention without positions", Test: "TestAttention",
-		Funcs: []string{"Attention"}, Lesson: 1, Section: "Three words, two orders", Difficulty: Easy},
-	{Num: 2, Slug: "permutation", Title: "Checking permutation equivariance", Test: "TestPermutation",
-		Funcs: []string{"Permute", "IsPermutationEquivariant"}, Lesson: 1, Section: "Three words, two orders", Difficulty: Easy},
-	{Num: 3, Slug: "sinusoidal", Title: "The sinusoidal table", Test: "TestSinusoidal",
-		Funcs: []string{"Sinusoidal"}, Lesson: 2, Section: "Deriving the formula", Difficulty: Medium},
-	{Num: 4, Slug: "add_positions", Title: "Adding positions to token embeddings", Test: "TestAddPositions",
-		Funcs: []string{"AddPositions"}, Lesson: 2, Section: "Scaling embeddings by √d_model", Difficulty: Easy},
-	{Num: 5, Slug: "shift_matrix", Title: "The shift matrix T_k", Test: "TestShiftMatrix",
-		Funcs: []string{"ShiftMatrix"}, Lesson: 2, Section: "Shifting is a rotation", Difficulty: Medium},
-	{Num: 6, Slug: "learned", Title: "Learned lookup, with a max-length error", Test: "TestLearnedLookup",
-		Funcs: []string{"LearnedLookup"}, Lesson: 3, Section: "No row, no position", Difficulty: Easy},
-	{Num: 7, Slug: "rope", Title: "RoPE, interleaved", Test: "TestRoPEInterleaved",
-		Funcs: []string{"RotateInterleaved"}, Lesson: 4, Section: "Rotating a pair", Difficulty: Medium},
-	{Num: 8, Slug: "rope_halves", Title: "RoPE, half-split, and the layout converter", Test: "TestRoPEHalves",
-		Funcs: []string{"RotateHalves", "InterleavedToHalves"}, Lesson: 4, Section: "Two layouts, one rotation", Difficulty: Medium},
-	{Num: 9, Slug: "ntk", Title: "Linear, NTK-aware and dynamic NTK frequencies", Test: "TestNTK",
-		Funcs: []string{"LinearInvFreq", "NTKInvFreq", "DynamicNTKInvFreq"}, Lesson: 5,
-		Section: "NTK-aware scaling: change the base, not the positions", Difficulty: Medium},
-	{Num: 10, Slug: "yarn", Title: "YaRN frequencies and attention factor", Test: "TestYaRN",
-		Funcs: []string{"YaRNInvFreq", "YaRNAttentionFactor"}, Lesson: 5, Section: "YaRN: decide per pair, by wavelength", Difficulty: Advanced},
-	{Num: 11, Slug: "llama3", Title: "Llama 3 frequencies", Test: "TestLlama3",
-		Funcs: []string{"Llama3InvFreq"}, Lesson: 5, Section: "Llama 3: the same idea, in wavelengths", Difficulty: Medium},
-	{Num: 12, Slug: "alibi", Title: "ALiBi slopes for any head count, and the bias", Test: "TestALiBi",
-		Funcs: []string{"ALiBiSlopes", "ALiBiBias"}, Lesson: 6, Section: "The slopes", Difficulty: Medium},
-	{Num: 13, Slug: "t5_buckets", Title: "T5 relative position buckets", Test: "TestT5Buckets",
-		Funcs: []string{"T5Bucket", "T5BucketMatrix"}, Lesson: 7, Section: "From distance to bucket", Difficulty: Advanced},
-	{Num: 14, Slug: "rope_positions", Title: "RoPE at explicit positions: a KV cache and packed sequences", Test: "TestRoPEPositions",
-		Funcs: []string{"CachePositions", "PackedPositions", "RotateAt"}, Lesson: 4, Section: "Positions are just indices",
-		Difficulty: Easy, Uses: []int{7}},
-	{Num: 15, Slug: "relative_scores", Title: "Is a score matrix relative? Toeplitz checks", Test: "TestRelativeScores",
-		Funcs: []string{"RoPEScores", "IsToeplitz"}, Lesson: 4, Section: "Why the score depends only on m − n",
-		Difficulty: Medium, Uses: []int{7}},
-	{Num: 16, Slug: "partial_rotary", Title: "Partial rotary: rotate only the first dimensions", Test: "TestPartialRotary",
-		Funcs: []string{"RotatePartial"}, Lesson: 4, Section: "Positions are just indices", Difficulty: Easy, Uses: []int{7}},
-	{Num: 17, Slug: "convert_qk", Title: "Converting Q/K projections between the two layouts", Test: "TestConvertQK",
-		Funcs: []string{"ConvertQKRows", "HeadScores"}, Lesson: 4, Section: "Converting checkpoints",
-		Difficulty: Medium, Uses: []int{7, 8}},
-	{Num: 18, Slug: "choose_factor", Title: "Choosing a scaling factor", Test: "TestChooseFactor",
-		Funcs: []string{"PairsPastTrained", "SmallestNTKFactor"}, Lesson: 5, Section: "NTK falls short in the middle",
-		Difficulty: Medium},
-	{Num: 19, Slug: "interpolate_learned", Title: "Stretching a learned table to a longer length", Test: "TestInterpolateTable",
-		Funcs: []string{"InterpolateTable"}, Lesson: 3, Section: "No row, no position", Difficulty: Medium},
-	{Num: 20, Slug: "biased_attention", Title: "A position bias inside softmax attention", Test: "TestBiasedAttention",
-		Funcs: []string{"BiasedAttention"}, Lesson: 6, Section: "What it does to attention", Difficulty: Easy},
-	{Num: 21, Slug: "sentence_attention", Title: "Attention over a sentence, with the encoding of your choice", Test: "TestSentenceAttention",
-		Funcs: []string{"SentenceAttention"}, Lesson: 7, Section: "The five families side by side",
-		Difficulty: Advanced, Uses: []int{1, 4, 7, 12, 20}},
-}
 
 // ByNum returns exercise n.
 func ByNum(n int) (Exercise, bool) {

@@ -3,7 +3,25 @@ package check
 import (
 	"fmt"
 	"math"
+
+	"github.com/posenc/course/exercises/internal/catalog"
 )
+
+func init() {
+	registerExercise(Entry{
+		Exercise: catalog.Exercise{Num: 1, Slug: "attention", Title: "Attention without positions", Test: "TestAttention",
+			Funcs: []string{"Attention"}, Lesson: 1, Section: "Three words, two orders", Difficulty: catalog.Easy},
+		Blurb: "write $\\operatorname{softmax}(QK^\\top/\\sqrt d)\\,V$ yourself.",
+		Hints: []string{
+			"- Write it as three loops you can check by hand: scores s_ij = q_i·k_j/√d, then a softmax across " +
+				"each row i (over the keys j), then row i of the result is Σ_j w_ij·v_j.",
+			"- Subtract each row's own largest score before `math.Exp`: the softmax does not change, and a score " +
+				"of 1000 no longer overflows to +Inf (Inf/Inf is NaN). One maximum for the whole matrix is not " +
+				"enough: a row whose scores are all far below it gets exp(−1000) = 0 everywhere, and 0/0 is NaN.",
+		},
+		Checks: func() *Exercise { return Attention(nil) },
+	})
+}
 
 var (
 	hintAttentionNoScale = newHint("attention/no scale", secThreeWords,

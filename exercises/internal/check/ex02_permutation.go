@@ -4,7 +4,26 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/posenc/course/exercises/internal/catalog"
 )
+
+func init() {
+	registerExercise(Entry{
+		Exercise: catalog.Exercise{Num: 2, Slug: "permutation", Title: "Checking permutation equivariance", Test: "TestPermutation",
+			Funcs: []string{"Permute", "IsPermutationEquivariant"}, Lesson: 1, Section: "Three words, two orders", Difficulty: catalog.Easy},
+		Blurb: "write the check this lesson made, for any function of a sequence.",
+		Hints: []string{
+			"- `Permute`: `out[i]` is a copy of `x[perm[i]]` (`append([]float64(nil), x[perm[i]]...)`).",
+			"- Equivariant is not invariant. Compute the two sides separately, f(Permute(x, perm)) and " +
+				"Permute(f(x), perm), and compare them entry by entry with `math.Abs(a-b) <= tol`, never `a == b`: " +
+				"attention sums its terms in another order once the rows move, and the last bits change.",
+			"- Check the shapes first: if f(x) does not have len(x) rows you cannot even permute it, and two rows " +
+				"of different widths are not equal. Return false; do not index past the end.",
+		},
+		Checks: func() *Exercise { return Permutation(nil, nil) },
+	})
+}
 
 var (
 	hintPermuteInverse = newHint("permutation/inverse", secThreeWords,

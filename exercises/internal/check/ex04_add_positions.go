@@ -4,8 +4,24 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/posenc/course/exercises/internal/catalog"
 	"github.com/posenc/course/pkg/posenc"
 )
+
+func init() {
+	registerExercise(Entry{
+		Exercise: catalog.Exercise{Num: 4, Slug: "add_positions", Title: "Adding positions to token embeddings", Test: "TestAddPositions",
+			Funcs: []string{"AddPositions"}, Lesson: 2, Section: "Scaling embeddings by √d_model", Difficulty: catalog.Easy},
+		Blurb: "$x\\sqrt{d} + PE$, row by row.",
+		Hints: []string{
+			"- out[r] = emb[r]·√d + PE(start+r): d is the width of a row, `len(emb[0])`, and it is the embedding " +
+				"that is scaled, by `math.Sqrt(float64(d))` (2.449… for d = 6), not the positional encoding.",
+			"- Row r of emb sits at position start+r. Calling your `Sinusoidal(start, len(emb), d)` gives every " +
+				"PE row at once.",
+		},
+		Checks: func() *Exercise { return AddPositions(nil) },
+	})
+}
 
 var (
 	hintAddNoScale = newHint("add positions/no scale", secScaling,

@@ -4,8 +4,27 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/posenc/course/exercises/internal/catalog"
 	"github.com/posenc/course/pkg/posenc"
 )
+
+func init() {
+	registerExercise(Entry{
+		Exercise: catalog.Exercise{Num: 5, Slug: "shift_matrix", Title: "The shift matrix T_k", Test: "TestShiftMatrix",
+			Funcs: []string{"ShiftMatrix"}, Lesson: 2, Section: "Shifting is a rotation", Difficulty: catalog.Medium},
+		Blurb: "build $T_k$ from the angle-addition formulas.",
+		Hints: []string{
+			"- Expand sin((p+k)ω) and cos((p+k)ω) with the angle-addition formulas and read off the coefficients " +
+				"of sin(pω) and cos(pω): those are the two rows of the 2×2 block of pair i, at rows and columns 2i, " +
+				"2i+1.",
+			"- With the pair ordered (sin, cos), the block is [[cos kω, sin kω], [−sin kω, cos kω]], the " +
+				"transpose of the rotation matrix you may know by heart. Every other entry is 0.",
+			"- Use k as it is, negative or not: no absolute value, no loop that counts up to k. Check yourself: " +
+				"T_k·PE(37) must equal PE(37+k).",
+		},
+		Checks: func() *Exercise { return ShiftMatrix(nil) },
+	})
+}
 
 var (
 	hintShiftBackwards = newHint("shift matrix/transposed", secShift,

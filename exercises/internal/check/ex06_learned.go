@@ -6,8 +6,25 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/posenc/course/exercises/internal/catalog"
 	"github.com/posenc/course/pkg/posenc"
 )
+
+func init() {
+	registerExercise(Entry{
+		Exercise: catalog.Exercise{Num: 6, Slug: "learned", Title: "Learned lookup, with a max-length error", Test: "TestLearnedLookup",
+			Funcs: []string{"LearnedLookup"}, Lesson: 3, Section: "No row, no position", Difficulty: catalog.Easy},
+		Blurb: "copy rows out of a trained table, and refuse positions it has no row for, with an error that names " +
+			"them.",
+		Hints: []string{
+			"- Valid positions are 0 … len(table)−1: test `p < 0 || p >= len(table)`. Check every position before " +
+				"copying anything, so that an error comes with a nil table, and name the position and max_len in the " +
+				"error (`fmt.Errorf`).",
+			"- Never clamp or wrap a position. Copy rows with `append([]float64(nil), table[p]...)`.",
+		},
+		Checks: func() *Exercise { return LearnedLookup(nil) },
+	})
+}
 
 var (
 	hintLearnedClamp = newHint("learned/clamps", secNoRow,

@@ -4,8 +4,26 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/posenc/course/exercises/internal/catalog"
 	"github.com/posenc/course/pkg/posenc"
 )
+
+func init() {
+	registerExercise(Entry{
+		Exercise: catalog.Exercise{Num: 7, Slug: "rope", Title: "RoPE, interleaved", Test: "TestRoPEInterleaved",
+			Funcs: []string{"RotateInterleaved"}, Lesson: 4, Section: "Rotating a pair", Difficulty: catalog.Medium},
+		Blurb: "rotate one head, pair by pair.",
+		Hints: []string{
+			"- Rotate each pair (x[2i], x[2i+1]) counterclockwise by pos·θ_i with θ_i = base^(−2i/d): x' = x·cos " +
+				"− y·sin, y' = x·sin + y·cos.",
+			"- Read both old values first (`a, b := x[2i], x[2i+1]`), then write both new ones: computing y' from " +
+				"the new x' is a classic slip.",
+			"- A rotation the wrong way still gives scores that depend on m−n only; only the comparison with the " +
+				"reference catches it.",
+		},
+		Checks: func() *Exercise { return RoPEInterleaved(nil) },
+	})
+}
 
 var (
 	hintRoPEWrongWay = newHint("rope/rotates the wrong way", secRotating,

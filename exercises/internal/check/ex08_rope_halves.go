@@ -3,8 +3,23 @@ package check
 import (
 	"fmt"
 
+	"github.com/posenc/course/exercises/internal/catalog"
 	"github.com/posenc/course/pkg/posenc"
 )
+
+func init() {
+	registerExercise(Entry{
+		Exercise: catalog.Exercise{Num: 8, Slug: "rope_halves", Title: "RoPE, half-split, and the layout converter", Test: "TestRoPEHalves",
+			Funcs: []string{"RotateHalves", "InterleavedToHalves"}, Lesson: 4, Section: "Two layouts, one rotation", Difficulty: catalog.Medium},
+		Blurb: "the `rotate_half` layout, and the permutation that moves a checkpoint from one layout to the other.",
+		Hints: []string{
+			"- In the half-split layout, pair i is (x[i], x[i+d/2]), with the same θ_i as in exercise 7.",
+			"- The converter moves the pair at (2i, 2i+1) to (i, i+d/2): out[i] = v[2i], out[i+d/2] = v[2i+1]. " +
+				"For d = 8 it maps [0 1 2 3 4 5 6 7] to [0 2 4 6 1 3 5 7].",
+		},
+		Checks: func() *Exercise { return RoPEHalves(nil, nil) },
+	})
+}
 
 var (
 	hintRoPEInterleavedForHalves = newHint("rope/interleaved instead of halves", secRoPELayouts,

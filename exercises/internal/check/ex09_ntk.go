@@ -5,8 +5,28 @@ import (
 	"math"
 	"slices"
 
+	"github.com/posenc/course/exercises/internal/catalog"
 	"github.com/posenc/course/pkg/posenc"
 )
+
+func init() {
+	registerExercise(Entry{
+		Exercise: catalog.Exercise{Num: 9, Slug: "ntk", Title: "Linear, NTK-aware and dynamic NTK frequencies", Test: "TestNTK",
+			Funcs: []string{"LinearInvFreq", "NTKInvFreq", "DynamicNTKInvFreq"}, Lesson: 5,
+			Section: "NTK-aware scaling: change the base, not the positions", Difficulty: catalog.Medium},
+		Blurb: "the first three scalings of this lesson, from the formula for $\\omega_i$.",
+		Hints: []string{
+			"- Write one helper for base^(−2i/d) (exponent in float64) and reuse it. Linear interpolation divides " +
+				"its result by s.",
+			"- NTK-aware scaling calls it with the base base·s^(d/(d−2)); compute the exponent as " +
+				"`float64(d)/float64(d-2)`. Check it on its two ends: θ_0 stays 1 and the last frequency is divided " +
+				"by exactly s.",
+			"- Dynamic NTK uses the factor s·L/L₀ − (s−1) with L = max(seqLen, originalLen), in float64: it is 1 " +
+				"up to originalLen, and for seqLen 5000 over 2048 the ratio is 2.44…, not 2.",
+		},
+		Checks: func() *Exercise { return NTK(nil, nil, nil) },
+	})
+}
 
 var (
 	hintLinearMultiplied = newHint("linear/multiplied", secPI,

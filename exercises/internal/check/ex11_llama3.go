@@ -4,8 +4,24 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/posenc/course/exercises/internal/catalog"
 	"github.com/posenc/course/pkg/posenc"
 )
+
+func init() {
+	registerExercise(Entry{
+		Exercise: catalog.Exercise{Num: 11, Slug: "llama3", Title: "Llama 3 frequencies", Test: "TestLlama3",
+			Funcs: []string{"Llama3InvFreq"}, Lesson: 5, Section: "Llama 3: the same idea, in wavelengths", Difficulty: catalog.Medium},
+		Blurb: "the three wavelength bands.",
+		Hints: []string{
+			"- Decide each pair's band by its wavelength λ_i = 2π/θ_i, in positions, against L = originalLen: λ < " +
+				"L/4 keeps θ_i; λ > L gives θ_i/s; in between, smooth = (L/λ − 1)/(4 − 1) and θ' = (1 − smooth)·θ/s + " +
+				"smooth·θ.",
+			"- Compute L/4 in float64: for originalLen 4470 it is 1117.5, and one pair's wavelength is 1117.3.",
+		},
+		Checks: func() *Exercise { return Llama3(nil) },
+	})
+}
 
 var (
 	hintLlama3Wavelength = newHint("llama3/wavelength", secLlama3,

@@ -4,8 +4,27 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/posenc/course/exercises/internal/catalog"
 	"github.com/posenc/course/pkg/posenc"
 )
+
+func init() {
+	registerExercise(Entry{
+		Exercise: catalog.Exercise{Num: 12, Slug: "alibi", Title: "ALiBi slopes for any head count, and the bias", Test: "TestALiBi",
+			Funcs: []string{"ALiBiSlopes", "ALiBiBias"}, Lesson: 6, Section: "The slopes", Difficulty: catalog.Medium},
+		Blurb: "the authors' rule, including head counts that are not a power of two, and the causal and symmetric " +
+			"bias.",
+		Hints: []string{
+			"- For a power of two n the slopes are 2^(−8k/n) for k = 1 … n, computed in float64 " +
+				"(`math.Exp2(-8*float64(k)/float64(n))`).",
+			"- Otherwise take the p = 2^⌊log₂ n⌋ slopes for p heads, then the 1st, 3rd, 5th, … slopes of the 2p " +
+				"sequence. For 12 heads: 1/2, 1/4, …, 1/256, then 2^−0.5, 2^−1.5, 2^−2.5, 2^−3.5.",
+			"- The bias is −m·|i − j|; in the causal case keys after the query (j > i) get `math.Inf(-1)`, not a " +
+				"large negative number.",
+		},
+		Checks: func() *Exercise { return ALiBi(nil, nil) },
+	})
+}
 
 var (
 	hintALiBiGeometric = newHint("alibi/plain geometric", secSlopes,

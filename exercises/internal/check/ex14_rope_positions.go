@@ -4,8 +4,25 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/posenc/course/exercises/internal/catalog"
 	"github.com/posenc/course/pkg/posenc"
 )
+
+func init() {
+	registerExercise(Entry{
+		Exercise: catalog.Exercise{Num: 14, Slug: "rope_positions", Title: "RoPE at explicit positions: a KV cache and packed sequences", Test: "TestRoPEPositions",
+			Funcs: []string{"CachePositions", "PackedPositions", "RotateAt"}, Lesson: 4, Section: "Positions are just indices",
+			Difficulty: catalog.Easy, Uses: []int{7}},
+		Blurb: "a KV cache continuing at position p, and packed sequences that restart at 0.",
+		Hints: []string{
+			"- A cache of cacheLen tokens holds positions 0 … cacheLen−1: the new ones continue at cacheLen, " +
+				"cacheLen+1, …",
+			"- Packed documents each start again at 0: lengths [3, 4] give [0 1 2 0 1 2 3].",
+			"- `RotateAt` is `RotateInterleaved(x[r], positions[r], base)` for each row; check the lengths first.",
+		},
+		Checks: func() *Exercise { return RoPEPositions(nil, nil, nil) },
+	})
+}
 
 var (
 	hintCacheOffByOne = newHint("rope positions/cache off by one", secIndices,

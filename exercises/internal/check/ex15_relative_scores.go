@@ -4,8 +4,27 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/posenc/course/exercises/internal/catalog"
 	"github.com/posenc/course/pkg/posenc"
 )
+
+func init() {
+	registerExercise(Entry{
+		Exercise: catalog.Exercise{Num: 15, Slug: "relative_scores", Title: "Is a score matrix relative? Toeplitz checks", Test: "TestRelativeScores",
+			Funcs: []string{"RoPEScores", "IsToeplitz"}, Lesson: 4, Section: "Why the score depends only on m − n",
+			Difficulty: catalog.Medium, Uses: []int{7}},
+		Blurb: "RoPE's score matrix, and a check that every diagonal is constant.",
+		Hints: []string{
+			"- `RoPEScores`: entry [a][b] = ⟨RotateInterleaved(q, a, base), RotateInterleaved(k, b, base)⟩.",
+			"- `IsToeplitz`: compare s[i][j] with s[i+1][j+1] for i ≤ rows−2 and j ≤ cols−2, with cols = " +
+				"len(s[0]) (the matrix may be wider or taller than square, or empty). Count `a == b` as equal before " +
+				"looking at |a − b| ≤ tol: −Inf − (−Inf) is NaN.",
+			"- Symmetry (s[i][j] = s[j][i]) is a different property: ALiBi's causal bias is Toeplitz and not " +
+				"symmetric.",
+		},
+		Checks: func() *Exercise { return RelativeScores(nil, nil) },
+	})
+}
 
 var (
 	hintScoresTransposed = newHint("relative scores/transposed", secRelative,

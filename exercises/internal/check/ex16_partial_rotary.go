@@ -4,8 +4,24 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/posenc/course/exercises/internal/catalog"
 	"github.com/posenc/course/pkg/posenc"
 )
+
+func init() {
+	registerExercise(Entry{
+		Exercise: catalog.Exercise{Num: 16, Slug: "partial_rotary", Title: "Partial rotary: rotate only the first dimensions", Test: "TestPartialRotary",
+			Funcs: []string{"RotatePartial"}, Lesson: 4, Section: "Positions are just indices", Difficulty: catalog.Easy, Uses: []int{7}},
+		Blurb: "GPT-J's `rotary_dim`: the first dimensions are a head of their own, the others pass unchanged.",
+		Hints: []string{
+			"- The first rotaryDim dimensions are a head of their own: `RotateInterleaved(x[:rotaryDim], pos, " +
+				"base)` rotates them with θ_i = base^(−2i/rotaryDim), which is what GPT-J does. Copy the rest " +
+				"unchanged.",
+			"- Return nil for an odd, negative or too large rotaryDim.",
+		},
+		Checks: func() *Exercise { return PartialRotary(nil) },
+	})
+}
 
 var (
 	hintPartialHeadDim = newHint("partial rotary/frequencies from d", secIndices,

@@ -3,8 +3,25 @@ package check
 import (
 	"fmt"
 
+	"github.com/posenc/course/exercises/internal/catalog"
 	"github.com/posenc/course/pkg/posenc"
 )
+
+func init() {
+	registerExercise(Entry{
+		Exercise: catalog.Exercise{Num: 17, Slug: "convert_qk", Title: "Converting Q/K projections between the two layouts", Test: "TestConvertQK",
+			Funcs: []string{"ConvertQKRows", "HeadScores"}, Lesson: 4, Section: "Converting checkpoints",
+			Difficulty: catalog.Medium, Uses: []int{7, 8}},
+		Blurb: "convert whole projection matrices between the two layouts, and see the scores unchanged.",
+		Hints: []string{
+			"- `ConvertQKRows`: headDim = len(w)/numHeads; in head h, new row h·headDim+i is old row h·headDim+2i " +
+				"and new row h·headDim+i+headDim/2 is old row h·headDim+2i+1. Rows move, columns stay; copy each row.",
+			"- `HeadScores`: q = wq·x (entry r = Σ_c wq[r][c]·x[c]), k = wk·y; for each head take its headDim " +
+				"slice, rotate q's to m and k's to n with exercise 7 or 8, and take the dot product.",
+		},
+		Checks: func() *Exercise { return ConvertQK(nil, nil) },
+	})
+}
 
 var (
 	hintConvertQKWhole = newHint("convert qk/one permutation for all heads", secConverting,

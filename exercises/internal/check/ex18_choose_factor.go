@@ -4,7 +4,28 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/posenc/course/exercises/internal/catalog"
 )
+
+func init() {
+	registerExercise(Entry{
+		Exercise: catalog.Exercise{Num: 18, Slug: "choose_factor", Title: "Choosing a scaling factor", Test: "TestChooseFactor",
+			Funcs: []string{"PairsPastTrained", "SmallestNTKFactor"}, Lesson: 5, Section: "NTK falls short in the middle",
+			Difficulty: catalog.Medium},
+		Blurb: "which pairs leave their trained range at a longer length, and the smallest NTK factor that brings " +
+			"them back.",
+		Hints: []string{
+			"- A pair never finished a turn in training when trainLen·θ_i < 2π. Those pairs are past their " +
+				"trained angles at targetLen whenever targetLen > trainLen.",
+			"- NTK with factor s divides pair i by s^(2i/(d−2)). The first such pair, i₀, is divided least, and " +
+				"needs targetLen/trainLen: s = (targetLen/trainLen)^((d−2)/(2·i₀)), in float64. Lesson 5's head (d = " +
+				"128, base 10000, 4096 → 16384) gives pairs 46 … 63 and s ≈ 6.68.",
+			"- Nothing past: 1. Pair 0 past (NTK never changes it): `math.Inf(1)`.",
+		},
+		Checks: func() *Exercise { return ChooseFactor(nil, nil) },
+	})
+}
 
 var (
 	hintPastTwoPi = newHint("choose factor/turns vs radians", secSeen,

@@ -4,7 +4,26 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/posenc/course/exercises/internal/catalog"
 )
+
+func init() {
+	registerExercise(Entry{
+		Exercise: catalog.Exercise{Num: 19, Slug: "interpolate_learned", Title: "Stretching a learned table to a longer length", Test: "TestInterpolateTable",
+			Funcs: []string{"InterpolateTable"}, Lesson: 3, Section: "No row, no position", Difficulty: catalog.Medium},
+		Blurb: "interpolate the trained rows over a longer (or shorter) table, ends aligned, as vision Transformers " +
+			"do.",
+		Hints: []string{
+			"- New row p sits at x = p·(L−1)/(newLen−1) in the old table (compute the step in float64: in " +
+				"integers it is 0 when the table grows). With newLen = 1 there is no step: the one row is row 0.",
+			"- Let lo = ⌊x⌋, hi = min(lo+1, L−1) and t = x − lo; the row is (1−t)·table[lo] + t·table[hi]. The " +
+				"last new row has x = L−1 exactly, where lo+1 is past the end.",
+			"- For L = 4 and newLen = 7 the new rows sit at 0, 0.5, 1, 1.5, 2, 2.5, 3.",
+		},
+		Checks: func() *Exercise { return InterpolateTable(nil) },
+	})
+}
 
 var (
 	hintInterpIntRatio = newHint("interpolate/integer ratio", secNoRow,

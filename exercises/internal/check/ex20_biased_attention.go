@@ -4,7 +4,23 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/posenc/course/exercises/internal/catalog"
 )
+
+func init() {
+	registerExercise(Entry{
+		Exercise: catalog.Exercise{Num: 20, Slug: "biased_attention", Title: "A position bias inside softmax attention", Test: "TestBiasedAttention",
+			Funcs: []string{"BiasedAttention"}, Lesson: 6, Section: "What it does to attention", Difficulty: catalog.Easy},
+		Blurb: "add an ALiBi or T5 bias to the logits, −Inf included.",
+		Hints: []string{
+			"- The bias joins the scaled logits: s_ij = q_i·k_j/√d + bias[i][j], then the softmax over j, then " +
+				"Σ_j w_ij·v_j.",
+			"- With the row maximum subtracted, exp(−Inf) = 0 gives a masked key weight 0, as it should.",
+		},
+		Checks: func() *Exercise { return BiasedAttention(nil) },
+	})
+}
 
 var (
 	hintBiasScaled = newHint("biased attention/bias divided by √d", secALiBiAttention,

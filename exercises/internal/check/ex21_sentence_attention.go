@@ -4,8 +4,29 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/posenc/course/exercises/internal/catalog"
 	"github.com/posenc/course/pkg/posenc"
 )
+
+func init() {
+	registerExercise(Entry{
+		Exercise: catalog.Exercise{Num: 21, Slug: "sentence_attention", Title: "Attention over a sentence, with the encoding of your choice", Test: "TestSentenceAttention",
+			Funcs: []string{"SentenceAttention"}, Lesson: 7, Section: "The five families side by side",
+			Difficulty: catalog.Advanced, Uses: []int{1, 4, 7, 12, 20}},
+		Blurb: "one head over \"the dog bites the man\" with no positions, sinusoidal, RoPE or ALiBi, built from your " +
+			"earlier exercises.",
+		Hints: []string{
+			"- Project first: q_i = tokens[i]·wq (entry j = Σ_c tokens[i][c]·wq[c][j]), and likewise k and v.",
+			"- \"sinusoidal\": project `AddPositions(tokens, 0)` instead of tokens. \"rope\": rotate q_i and k_i (not " +
+				"v_i) to position i with `RotateInterleaved`. \"alibi\": `BiasedAttention(q, k, v, " +
+				"ALiBiBias([]float64{0.5}, n, false)[0])`. \"none\" and \"rope\" end with `Attention(q, k, v)`.",
+			"- Anything else: `return nil, fmt.Errorf(\"unknown encoding %q …\", encoding)`.",
+			"- Without positions the two \"the\" of \"the dog bites the man\" get the same output; with any encoding " +
+				"they do not.",
+		},
+		Checks: func() *Exercise { return SentenceAttention(nil) },
+	})
+}
 
 var (
 	hintSentencePEAfter = newHint("sentence/positions after the projections", secFamilies,

@@ -2,7 +2,7 @@ package check
 
 // The tests of the feedback itself. For every exercise, a correct
 // implementation written here (never the solution file) must pass all of its
-// checks, and each learner-style wrong implementation (mutants_*_test.go)
+// checks, and each learner-style wrong implementation (in each exercise's exNN_slug_test.go)
 // must fail, with the hint that names its mistake as the first hint shown
 // and no other specific hint anywhere: a hint must never describe a mistake
 // that was not made. Finally, every specific hint must be produced by some
@@ -47,14 +47,21 @@ func mutSuite[F any](num int, build func(F) *Exercise, impl func(bug string) F, 
 	return s
 }
 
+// suiteBuilders holds every exercise's feedback suite; each exercise's
+// exNN_slug_test.go adds its own from an init function.
+var suiteBuilders []func() suite
+
+// addSuite registers an exercise's feedback suite.
+func addSuite(build func() suite) { suiteBuilders = append(suiteBuilders, build) }
+
+// suites returns every exercise's suite, in the exercises' order.
 func suites() []suite {
-	return []suite{
-		mutAttentionSuite(), mutPermutationSuite(), mutSinusoidalSuite(), mutAddPositionsSuite(),
-		mutShiftMatrixSuite(), mutLearnedSuite(), mutRoPESuite(), mutRoPEHalvesSuite(), mutNTKSuite(),
-		mutYaRNSuite(), mutLlama3Suite(), mutALiBiSuite(), mutT5Suite(), mutRoPEPositionsSuite(),
-		mutRelativeScoresSuite(), mutPartialRotarySuite(), mutConvertQKSuite(), mutChooseFactorSuite(),
-		mutInterpolateSuite(), mutBiasedAttentionSuite(), mutSentenceSuite(),
+	var out []suite
+	for _, build := range suiteBuilders {
+		out = append(out, build())
 	}
+	slices.SortFunc(out, func(a, b suite) int { return a.num - b.num })
+	return out
 }
 
 func TestFeedback(t *testing.T) {

@@ -9,9 +9,11 @@
 //
 //	func TestSinusoidal(t *testing.T) { check.Sinusoidal(Sinusoidal).Run(t) }
 //
-// The tests of this package are the feedback's own tests: learner-style
-// wrong implementations of every exercise (mutants_*_test.go), each of which
-// must fail with the hint that names its mistake.
+// Each exercise has two files here: exNN_slug.go registers its catalog
+// entry, its README hints and its checks (registry.go), and
+// exNN_slug_test.go holds its learner-style wrong implementations, each of
+// which must fail with the hint that names its mistake (the feedback's own
+// tests, feedback_test.go).
 package check
 
 import (
@@ -72,11 +74,11 @@ type Exercise struct {
 
 // newExercise returns exercise num with its cases.
 func newExercise(num int, cases []Case) *Exercise {
-	info, ok := catalog.ByNum(num)
+	e, ok := info(num)
 	if !ok {
-		panic(fmt.Sprintf("check: exercise %d is not in the catalog", num))
+		panic(fmt.Sprintf("check: exercise %d is not registered", num))
 	}
-	return &Exercise{Info: info, Cases: cases}
+	return &Exercise{Info: e, Cases: cases}
 }
 
 // Kind is the outcome of one check.
@@ -227,7 +229,7 @@ func funcName(full string) string {
 func findStub(msg string, frames []runtime.Frame) (stubHit, bool) {
 	var hit stubHit
 	if len(frames) > 0 {
-		e, ok := catalog.ByFile(filepath.Base(frames[0].File))
+		e, ok := byFile(filepath.Base(frames[0].File))
 		if ok {
 			hit.exercise, hit.fn = e, funcName(frames[0].Function)
 		}
@@ -238,7 +240,7 @@ func findStub(msg string, frames []runtime.Frame) (stubHit, bool) {
 			return stubHit{}, false
 		}
 		file, _, _ = strings.Cut(file, " ")
-		e, ok := catalog.ByFile(file)
+		e, ok := byFile(file)
 		if !ok {
 			return stubHit{}, false
 		}

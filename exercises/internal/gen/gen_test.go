@@ -2,13 +2,12 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/posenc/course/exercises/internal/catalog"
+	"github.com/posenc/course/exercises/internal/check"
 )
 
 const root = "../../.."
@@ -32,53 +31,61 @@ func TestGeneratedFilesAreFresh(t *testing.T) {
 	}
 }
 
-// TestReadmeHints checks that every exercise has a folded hints section.
-func TestReadmeHints(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(root, catalog.Dir, "README.md"))
-	if err != nil {
-		t.Fatal(err)
+// TestWrap checks the wrapping of generated Markdown: lines of at most the
+// width where there is a space to break at, never inside code or math.
+func TestWrap(t *testing.T) {
+	tests := []struct {
+		text, indent string
+		width        int
+		want         string
+	}{
+		{"- one two three four", "  ", 9, "- one two\n  three\n  four\n"},
+		{"a `b c d` e", "", 3, "a\n`b c d`\ne\n"},
+		{"x $a + b$ y", "", 4, "x\n$a + b$\ny\n"},
+		{"short", "", 80, "short\n"},
 	}
-	text := string(data)
-	for _, e := range catalog.Exercises {
-		summary := fmt.Sprintf("<summary><b>%02d · %s</b></summary>", e.Num, e.Title)
-		i := strings.Index(text, summary)
-		if i < 0 {
-			t.Errorf("exercises/README.md has no hints section %q", summary)
-			continue
-		}
-		body, _, ok := strings.Cut(text[i:], "</details>")
-		if !ok || !strings.Contains(body, "\n- ") && !strings.Contains(body, "\n1. ") {
-			t.Errorf("exercises/README.md: the hints of exercise %02d are empty or not closed by </details>", e.Num)
-		}
-		if !strings.HasPrefix(text[:i][strings.LastIndex(text[:i], "\n<details>"):], "\n<details>") {
-			t.Errorf("exercises/README.md: the hints of exercise %02d are not folded in <details>", e.Num)
+	for _, tc := range tests {
+		if got := wrap(tc.text, tc.width, tc.indent); got != tc.want {
+			t.Errorf("wrap(%q, %d, %q) = %q; want %q", tc.text, tc.width, tc.indent, got, tc.want)
 		}
 	}
 }
 
-// TestLessonsLinkTheirExercises checks that each lesson's Exercises section
-// links every exercise of the lesson.
-func TestLessonsLinkTheirExercises(t *testing.T) {
-	for _, l := range catalog.Lessons {
-		paths, _ := filepath.Glob(filepath.Join(root, "lessons", fmt.Sprintf("%02d-*.md", l.Num)))
-		if len(paths) != 1 {
-			t.Errorf("lesson %d: found %d files lessons/%02d-*.md", l.Num, len(paths), l.Num)
-			continue
-		}
-		data, err := os.ReadFile(paths[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, section, ok := strings.Cut(string(data), "\n## Exercises\n")
-		if !ok {
-			t.Errorf("%s has no “## Exercises” section", paths[0])
-			continue
-		}
-		section, _, _ = strings.Cut(section, "\n## ")
-		for _, e := range catalog.Exercises {
-			if e.Lesson == l.Num && !strings.Contains(section, "(../exercises/"+e.File()+")") {
-				t.Errorf("%s: the Exercises section does not link ../exercises/%s", filepath.Base(paths[0]), e.File())
-			}
-		}
+// TestMarkdownBlocks checks that list items form one list and everything
+// else is separated by a blank line.
+func TestMarkdownBlocks(t *testing.T) {
+	got := markdownBlocks([]string{"Steps:", "1. one", "2. two", "- a", "Done."}, 80)
+	want := "Steps:\n\n1. one\n2. two\n- a\n\nDone.\n"
+	if got != want {
+		t.Errorf("markdownBlocks = %q; want %q", got, want)
+	}
+}
+
+// TestCourseMap checks the rewriting of README.md's Exercises column.
+func TestCourseMap(t *testing.T) {
+	readme := "# X\n\n## The course\n\n| # | Lesson | Exercises |\n|---|---|---|\n| 1 | [a](b) | old |\n| 99 | [c](d) | old |\n\nText | with a bar |\n"
+	got, err := courseMap(readme, check.Entries())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "# X\n\n## The course\n\n| # | Lesson | Exercises |\n|---|---|---|\n| 1 | [a](b) | 01, 02 |\n| 99 | [c](d) | — |\n\nText | with a bar |\n"
+	if got != want {
+		t.Errorf("courseMap =\n%s\nwant\n%s", got, want)
+	}
+	if _, err := courseMap("## The course\n\n| # | Lesson | Notebook |\n", nil); err == nil {
+		t.Error("courseMap accepts a table whose last column is not Exercises")
+	}
+}
+
+// TestMarkersRequired checks that a file without its markers is an error,
+// not a silent append.
+func TestMarkersRequired(t *testing.T) {
+	if _, err := replaceBetween("no markers here\n", "x.md", lessonStart, lessonEnd, "body"); err == nil ||
+		!strings.Contains(err.Error(), "x.md lacks the markers") {
+		t.Errorf("replaceBetween without markers: %v; want an error naming the file", err)
+	}
+	got, err := replaceBetween("a\n"+lessonStart+"\nold\n"+lessonEnd+"\nb\n", "x.md", lessonStart, lessonEnd, "\nnew\n\n")
+	if want := "a\n" + lessonStart + "\n\nnew\n\n" + lessonEnd + "\nb\n"; err != nil || got != want {
+		t.Errorf("replaceBetween = %q, %v; want %q", got, err, want)
 	}
 }

@@ -1,17 +1,25 @@
-// Command gen writes the files that follow from the exercise catalog and
-// the checks, so that none of them is a hand-kept copy:
+// Command gen writes the files that follow from the exercises' entries (each
+// registered beside its checks in exercises/internal/check), so that none of
+// them is a hand-kept copy:
 //
 //   - exercises/NN_slug_test.go, the test a learner reads: one line that runs
 //     the exercise's checks, under a comment that lists each of them;
-//   - the table of exercises/README.md (between its two markers);
-//   - cmd/grade/internal/catalog/catalog.go, the grader's copy of
-//     exercises/internal/catalog/catalog.go (cmd/grade cannot import a
-//     package inside exercises/).
+//   - exercises/internal/catalog/exercises.go, the list of exercises;
+//   - cmd/grade/internal/catalog/, the grader's copy of the catalog package
+//     (cmd/grade cannot import a package inside exercises/);
+//   - exercises/README.md's table and its folded hints (each between two
+//     markers);
+//   - each lesson's list of exercises and its grading cell, in its
+//     Exercises section (between two markers);
+//   - the Exercises column of README.md's course map.
 //
-// Run it from the repository root after changing the catalog or the checks:
+// Run it from the repository root after adding or changing an exercise:
 //
 //	go run ./exercises/internal/gen          # rewrite the files
 //	go run ./exercises/internal/gen -check   # fail if any is stale (its tests do this too)
+//
+// A lesson whose Markdown it rewrote needs its notebook regenerated (make
+// notebooks N=…); go run ./cmd/course check says which.
 package main
 
 import (
@@ -22,8 +30,10 @@ import (
 	"go/format"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/posenc/course/exercises/internal/catalog"
 	"github.com/posenc/course/exercises/internal/check"
@@ -54,6 +64,9 @@ func main() {
 			os.Exit(2)
 		}
 		fmt.Println("wrote", f.path)
+		if strings.HasPrefix(f.path, "lessons"+string(filepath.Separator)) {
+			fmt.Printf("    regenerate its notebook: make notebooks N=%s\n", filepath.Base(f.path)[:2])
+		}
 	}
 	if stale > 0 {
 		os.Exit(1)
@@ -68,44 +81,111 @@ type file struct {
 
 // generate returns every generated file's expected contents.
 func generate(root string) ([]file, error) {
-	var out []file
-	byNum := map[int]*check.Exercise{}
-	for _, ex := range check.All() {
-		byNum[ex.Info.Num] = ex
+	entries := check.Entries()
+	if err := validate(entries); err != nil {
+		return nil, err
 	}
-	for _, e := range catalog.Exercises {
-		ex := byNum[e.Num]
-		if ex == nil {
-			return nil, fmt.Errorf("exercise %d has no checks in exercises/internal/check", e.Num)
-		}
-		data, err := testFile(e, ex)
+	var out []file
+	for _, e := range entries {
+		data, err := testFile(e)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, file{filepath.Join(catalog.Dir, e.TestFile()), data})
 	}
-	readme, err := os.ReadFile(filepath.Join(root, catalog.Dir, "README.md"))
+
+	list, err := catalogList(entries)
 	if err != nil {
 		return nil, err
 	}
-	table, err := withTable(string(readme))
-	if err != nil {
-		return nil, err
-	}
-	out = append(out, file{filepath.Join(catalog.Dir, "README.md"), []byte(table)})
+	out = append(out, file{filepath.Join(catalog.Dir, "internal", "catalog", "exercises.go"), list})
 	src, err := os.ReadFile(filepath.Join(root, catalog.Dir, "internal", "catalog", "catalog.go"))
 	if err != nil {
 		return nil, err
 	}
-	out = append(out, file{filepath.Join("cmd", "grade", "internal", "catalog", "catalog.go"), gradeCopy(src)})
+	gradeDir := filepath.Join("cmd", "grade", "internal", "catalog")
+	out = append(out,
+		file{filepath.Join(gradeDir, "catalog.go"), append([]byte(generatedHeader), src...)},
+		file{filepath.Join(gradeDir, "exercises.go"), list})
+
+	readme, err := os.ReadFile(filepath.Join(root, catalog.Dir, "README.md"))
+	if err != nil {
+		return nil, err
+	}
+	text, err := replaceBetween(string(readme), "exercises/README.md", tableStart, tableEnd, table(entries))
+	if err != nil {
+		return nil, err
+	}
+	if text, err = replaceBetween(text, "exercises/README.md", hintsStart, hintsEnd, hintsSection(entries)); err != nil {
+		return nil, err
+	}
+	out = append(out, file{filepath.Join(catalog.Dir, "README.md"), []byte(text)})
+
+	for _, l := range catalog.Lessons {
+		paths, _ := filepath.Glob(filepath.Join(root, "lessons", fmt.Sprintf("%02d-*.md", l.Num)))
+		if len(paths) != 1 {
+			return nil, fmt.Errorf("lesson %d (%s): found %d files lessons/%02d-*.md; want 1", l.Num, l.Title, len(paths), l.Num)
+		}
+		data, err := os.ReadFile(paths[0])
+		if err != nil {
+			return nil, err
+		}
+		rel := filepath.Join("lessons", filepath.Base(paths[0]))
+		text, err := replaceBetween(string(data), rel, lessonStart, lessonEnd, lessonSection(l, entries))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, file{rel, []byte(text)})
+	}
+
+	course, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		return nil, err
+	}
+	text, err = courseMap(string(course), entries)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, file{"README.md", []byte(text)})
 	return out, nil
 }
 
-// GeneratedHeader starts every generated Go file.
+// validate checks what the generated files rely on: unique numbers, slugs
+// and tests, and a lesson with a title for every exercise.
+func validate(entries []check.Entry) error {
+	slugs, tests := map[string]int{}, map[string]int{}
+	for _, e := range entries {
+		if catalog.LessonTitle(e.Lesson) == "" {
+			return fmt.Errorf("exercise %d: lesson %d is not in catalog.Lessons", e.Num, e.Lesson)
+		}
+		if n, ok := slugs[e.Slug]; ok {
+			return fmt.Errorf("exercises %d and %d share the slug %q", n, e.Num, e.Slug)
+		}
+		if n, ok := tests[e.Test]; ok {
+			return fmt.Errorf("exercises %d and %d share the test %s", n, e.Num, e.Test)
+		}
+		if !strings.HasPrefix(e.Test, "Test") {
+			return fmt.Errorf("exercise %d: its test %q does not start with Test", e.Num, e.Test)
+		}
+		slugs[e.Slug], tests[e.Test] = e.Num, e.Num
+		for _, u := range e.Uses {
+			if u >= e.Num {
+				return fmt.Errorf("exercise %d uses exercise %d, which does not come before it", e.Num, u)
+			}
+		}
+	}
+	return nil
+}
+
+// generatedHeader starts every generated Go file.
 const generatedHeader = "// Code generated by go run ./exercises/internal/gen; DO NOT EDIT.\n\n"
 
 // testFile returns exercises/NN_slug_test.go for e.
-func testFile(e catalog.Exercise, ex *check.Exercise) ([]byte, error) {
+func testFile(e check.Entry) ([]byte, error) {
+	ex := e.Checks()
+	if ex.Info.Num != e.Num || len(ex.Cases) == 0 {
+		return nil, fmt.Errorf("exercise %d: its Checks build exercise %d with %d checks", e.Num, ex.Info.Num, len(ex.Cases))
+	}
 	var b bytes.Buffer
 	b.WriteString(generatedHeader)
 	b.WriteString("package exercises\n\nimport (\n\t\"testing\"\n\n\t\"github.com/posenc/course/exercises/internal/check\"\n)\n\n")
@@ -136,42 +216,221 @@ func shorten(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// The README's table lies between these two lines.
-const (
-	tableStart = "<!-- The table is generated by go run ./exercises/internal/gen from exercises/internal/catalog. -->"
-	tableEnd   = "<!-- End of the generated table. -->"
-)
-
-// withTable returns readme with its table regenerated.
-func withTable(readme string) (string, error) {
-	start := strings.Index(readme, tableStart)
-	end := strings.Index(readme, tableEnd)
-	if start < 0 || end < start {
-		return "", errors.New("exercises/README.md lacks the table markers " + tableStart + " … " + tableEnd)
+// catalogList returns exercises/internal/catalog/exercises.go.
+func catalogList(entries []check.Entry) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(generatedHeader)
+	b.WriteString("package catalog\n\n// Exercises is the course's exercise list, in order. Each entry is written\n" +
+		"// beside the exercise's checks, in exercises/internal/check/exNN_slug.go.\nvar Exercises = []Exercise{\n")
+	difficulty := map[catalog.Difficulty]string{catalog.Easy: "Easy", catalog.Medium: "Medium", catalog.Advanced: "Advanced"}
+	for _, e := range entries {
+		fmt.Fprintf(&b, "\t{Num: %d, Slug: %q, Title: %q, Test: %q,\n\t\tFuncs: %#v, Lesson: %d, Section: %q,\n\t\tDifficulty: %s",
+			e.Num, e.Slug, e.Title, e.Test, e.Funcs, e.Lesson, e.Section, difficulty[e.Difficulty])
+		if len(e.Uses) > 0 {
+			fmt.Fprintf(&b, ", Uses: %#v", e.Uses)
+		}
+		b.WriteString("},\n")
 	}
-	return readme[:start+len(tableStart)] + "\n" + table() + readme[end:], nil
+	b.WriteString("}\n")
+	return format.Source(b.Bytes())
 }
 
+// replaceBetween returns text with what lies between the lines start and
+// end replaced by body.
+func replaceBetween(text, name, start, end, body string) (string, error) {
+	i := strings.Index(text, start+"\n")
+	j := strings.Index(text, "\n"+end+"\n")
+	if i < 0 || j < i {
+		return "", fmt.Errorf("%s lacks the markers %s … %s, each on a line of its own", name, start, end)
+	}
+	return text[:i+len(start)+1] + body + text[j+1:], nil
+}
+
+// The markers of the generated parts.
+const (
+	tableStart  = "<!-- The table is generated by go run ./exercises/internal/gen from exercises/internal/check. -->"
+	tableEnd    = "<!-- End of the generated table. -->"
+	hintsStart  = "<!-- The hints are generated by go run ./exercises/internal/gen from exercises/internal/check. -->"
+	hintsEnd    = "<!-- End of the generated hints. -->"
+	lessonStart = "<!-- The list and the grading cell are generated by go run ./exercises/internal/gen from exercises/internal/check. -->"
+	lessonEnd   = "<!-- End of the generated exercises. -->"
+)
+
 // table returns the README's table of exercises and its total.
-func table() string {
+func table(entries []check.Entry) string {
 	var b strings.Builder
 	b.WriteString("\n| # | Exercise | Lesson | Difficulty | Points | Run |\n|---|----------|--------|------------|--------|-----|\n")
-	for _, e := range catalog.Exercises {
+	count := map[catalog.Difficulty]int{}
+	list := make([]catalog.Exercise, len(entries))
+	for i, e := range entries {
 		fmt.Fprintf(&b, "| %02d | [%s](%s) | %d · %s | %s | %d | `-run %s` |\n",
 			e.Num, e.Title, e.File(), e.Lesson, catalog.LessonTitle(e.Lesson), e.Difficulty, e.Points(), strings.TrimPrefix(e.Test, "Test"))
-	}
-	count := map[catalog.Difficulty]int{}
-	for _, e := range catalog.Exercises {
 		count[e.Difficulty]++
+		list[i] = e.Exercise
 	}
 	fmt.Fprintf(&b, "\n**Total: %d points** for %d exercises (%d easy, worth %d each; %d medium, %d each; %d advanced, %d each).\n",
-		catalog.MaxPoints(catalog.Exercises), len(catalog.Exercises), count[catalog.Easy], catalog.Easy.Points(),
+		catalog.MaxPoints(list), len(list), count[catalog.Easy], catalog.Easy.Points(),
 		count[catalog.Medium], catalog.Medium.Points(), count[catalog.Advanced], catalog.Advanced.Points())
 	b.WriteString("An exercise scores its points when all of its checks pass.\n\n")
 	return b.String()
 }
 
-// gradeCopy returns the grader's copy of the catalog's source.
-func gradeCopy(src []byte) []byte {
-	return append([]byte(generatedHeader), src...)
+// hintsSection returns the README's folded hints, by lesson.
+func hintsSection(entries []check.Entry) string {
+	var b strings.Builder
+	for _, l := range catalog.Lessons {
+		first := true
+		for _, e := range entries {
+			if e.Lesson != l.Num {
+				continue
+			}
+			if first {
+				fmt.Fprintf(&b, "\n### Lesson %d · %s\n", l.Num, l.Title)
+				first = false
+			}
+			fmt.Fprintf(&b, "\n<details>\n<summary><b>%02d · %s</b></summary>\n\n%s</details>\n", e.Num, e.Title, markdownBlocks(e.Hints, 113))
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// listItem matches the start of a Markdown list item and captures its
+// marker with the space after it.
+var listItem = regexp.MustCompile(`^(- |\d+\. )`)
+
+// markdownBlocks returns blocks (list items and paragraphs) as Markdown,
+// each wrapped at width: consecutive list items form one list, and a blank
+// line separates everything else.
+func markdownBlocks(blocks []string, width int) string {
+	var b strings.Builder
+	for i, block := range blocks {
+		isItem := listItem.MatchString(block)
+		if i > 0 && !(isItem && listItem.MatchString(blocks[i-1])) {
+			b.WriteString("\n")
+		}
+		indent := ""
+		if isItem {
+			indent = strings.Repeat(" ", len(listItem.FindString(block)))
+		}
+		b.WriteString(wrap(block, width, indent))
+	}
+	return b.String()
+}
+
+// wrap breaks text into lines of at most width runes where it can, the
+// lines after the first starting with indent. It breaks only at spaces
+// outside code spans (`…`) and math ($…$), so that neither is split.
+func wrap(text string, width int, indent string) string {
+	var words []string
+	var cur strings.Builder
+	inCode, inMath := false, false
+	for _, r := range text {
+		switch {
+		case r == '`' && !inMath:
+			inCode = !inCode
+		case r == '$' && !inCode:
+			inMath = !inMath
+		case r == ' ' && !inCode && !inMath:
+			words = append(words, cur.String())
+			cur.Reset()
+			continue
+		}
+		cur.WriteRune(r)
+	}
+	words = append(words, cur.String())
+	var b strings.Builder
+	line := 0
+	for i, w := range words {
+		n := utf8.RuneCountInString(w)
+		switch {
+		case i == 0:
+		case line+1+n > width:
+			b.WriteString("\n" + indent)
+			line = utf8.RuneCountInString(indent)
+		default:
+			b.WriteString(" ")
+			line++
+		}
+		b.WriteString(w)
+		line += n
+	}
+	return b.String() + "\n"
+}
+
+// lessonSection returns the generated part of lesson l's Exercises section:
+// a line per exercise, how to check them, and the grading cell.
+func lessonSection(l catalog.Lesson, entries []check.Entry) string {
+	var b strings.Builder
+	var tests []string
+	b.WriteString("\n")
+	for _, e := range entries {
+		if e.Lesson != l.Num {
+			continue
+		}
+		b.WriteString(wrap(fmt.Sprintf("- [%02d · %s](../%s/%s): %s", e.Num, e.Title, catalog.Dir, e.File(), e.Blurb), 115, "  "))
+		tests = append(tests, strings.TrimPrefix(e.Test, "Test"))
+	}
+	if len(tests) == 0 {
+		return "\nThis lesson has no graded exercises.\n\n"
+	}
+	b.WriteString("\n" + wrap(fmt.Sprintf("Run `go test ./exercises -run '%s'` to check your work, and `go run ./cmd/grade` for a "+
+		"score; [exercises/README.md](../exercises/README.md) explains the hints.", strings.Join(tests, "|")), 115, "") + "\n")
+	b.WriteString("To grade this lesson's exercises without leaving Jupyter, edit the files in its editor (in JupyterLab, the links\n" +
+		"above open them there), save, and run the next cell: it runs the course's grader on this lesson's exercises only.\n" +
+		"Until you fill them in, each reads \"not implemented\".\n\n")
+	fmt.Fprintf(&b, "```go\n!cd .. && go run ./cmd/grade -lesson %d\n```\n\n", l.Num)
+	return b.String()
+}
+
+// courseMap returns README.md with the Exercises column of its course map
+// (the first table after "## The course") listing each lesson's exercises.
+func courseMap(readme string, entries []check.Entry) (string, error) {
+	const heading = "\n## The course\n"
+	i := strings.Index(readme, heading)
+	if i < 0 {
+		return "", errors.New("README.md has no “## The course” section")
+	}
+	lines := strings.SplitAfter(readme[i+len(heading):], "\n")
+	row := regexp.MustCompile(`^\| (\d+) \|(.*)\| [^|]* \|\n$`)
+	var b strings.Builder
+	b.WriteString(readme[:i+len(heading)])
+	inTable, done := false, false
+	for _, line := range lines {
+		switch {
+		case done:
+		case strings.HasPrefix(line, "|") && !inTable:
+			if !strings.HasSuffix(strings.TrimSpace(line), "| Exercises |") {
+				return "", errors.New("README.md: the course map's last column is not “Exercises”")
+			}
+			inTable = true
+		case strings.HasPrefix(line, "|"):
+			if m := row.FindStringSubmatch(line); m != nil {
+				var n int
+				fmt.Sscan(m[1], &n)
+				line = fmt.Sprintf("| %s |%s| %s |\n", m[1], m[2], lessonExercises(n, entries))
+			}
+		case inTable:
+			done = true
+		}
+		b.WriteString(line)
+	}
+	if !inTable {
+		return "", errors.New("README.md: no table under “## The course”")
+	}
+	return b.String(), nil
+}
+
+// lessonExercises returns lesson n's exercise numbers, "03, 04, 05", or "—".
+func lessonExercises(n int, entries []check.Entry) string {
+	var nums []string
+	for _, e := range entries {
+		if e.Lesson == n {
+			nums = append(nums, fmt.Sprintf("%02d", e.Num))
+		}
+	}
+	if len(nums) == 0 {
+		return "—"
+	}
+	return strings.Join(nums, ", ")
 }

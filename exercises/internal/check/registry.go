@@ -1,0 +1,90 @@
+package check
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/posenc/course/exercises/internal/catalog"
+)
+
+// Entry is everything about one exercise that is not the learner's stub, its
+// solution or its learner-style mutants: its catalog entry, the words the
+// lesson and the README show for it, and its checks. Each exercise's file in
+// this package registers its Entry from an init function, so that adding an
+// exercise touches that file and no list elsewhere; go run
+// ./exercises/internal/gen writes the catalog's list, the README's table and
+// hints, and each lesson's Exercises section from the entries.
+type Entry struct {
+	catalog.Exercise
+	// Blurb ends the exercise's line in its lesson's Exercises section,
+	// after the linked title: what the learner builds, in a few words
+	// (Markdown, one line).
+	Blurb string
+	// Hints are the lines of the exercise's folded hints in
+	// exercises/README.md (Markdown, one string a line): the steps the
+	// stub's comment leaves out on purpose.
+	Hints []string
+	// Checks returns the exercise's checks built without the learner's
+	// functions (nil for each), for listing them; they must not be run.
+	Checks func() *Exercise
+}
+
+// entries holds the registered exercises, by number.
+var entries = map[int]Entry{}
+
+// registerExercise adds an exercise; every exercise file calls it from its init
+// function. It panics on a malformed or repeated entry: the package's tests
+// and go run ./exercises/internal/gen would then fail at once.
+func registerExercise(e Entry) {
+	switch {
+	case e.Num <= 0 || e.Slug == "" || e.Title == "" || e.Test == "" || len(e.Funcs) == 0 || e.Lesson <= 0 || e.Section == "":
+		panic(fmt.Sprintf("check: exercise %d (%s) lacks its number, slug, title, test, functions, lesson or section", e.Num, e.Slug))
+	case e.Difficulty.Points() == 0:
+		panic(fmt.Sprintf("check: exercise %d has no known difficulty (%q)", e.Num, e.Difficulty))
+	case e.Blurb == "" || len(e.Hints) == 0 || e.Checks == nil:
+		panic(fmt.Sprintf("check: exercise %d lacks its blurb, hints or checks", e.Num))
+	}
+	if old, ok := entries[e.Num]; ok {
+		panic(fmt.Sprintf("check: exercise %d registered twice (%s and %s)", e.Num, old.Slug, e.Slug))
+	}
+	entries[e.Num] = e
+}
+
+// Entries returns every registered exercise, in order.
+func Entries() []Entry {
+	out := make([]Entry, 0, len(entries))
+	for _, num := range slices.Sorted(maps.Keys(entries)) {
+		out = append(out, entries[num])
+	}
+	return out
+}
+
+// All returns every exercise's checks, built without the learner's
+// functions: for listing them (the generated test files) and for the
+// feedback tests. Its checks must not be run.
+func All() []*Exercise {
+	var out []*Exercise
+	for _, e := range Entries() {
+		out = append(out, e.Checks())
+	}
+	return out
+}
+
+// info returns exercise num's catalog entry, from its registration (not
+// from the generated catalog, which may lag behind a new exercise until
+// gen has run).
+func info(num int) (catalog.Exercise, bool) {
+	e, ok := entries[num]
+	return e.Exercise, ok
+}
+
+// byFile returns the exercise whose stub or test file is named base.
+func byFile(base string) (catalog.Exercise, bool) {
+	for _, e := range entries {
+		if base == e.File() || base == e.TestFile() {
+			return e.Exercise, true
+		}
+	}
+	return catalog.Exercise{}, false
+}
