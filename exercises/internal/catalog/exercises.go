@@ -68,4 +68,10 @@ var Exercises = []Exercise{
 	{Num: 21, Slug: "sentence_attention", Title: "Attention over a sentence, with the encoding of your choice", Test: "TestSentenceAttention",
 		Funcs: []string{"SentenceAttention"}, Lesson: 7, Section: "The five families side by side",
 		Difficulty: Advanced, Uses: []int{1, 4, 7, 12, 20}},
+	{Num: 22, Slug: "usable_context", Title: "Usable context from a passkey evaluation", Test: "TestUsableContext",
+		Funcs: []string{"UsableContext"}, Lesson: 8, Section: "The passkey: how far back does each model look?",
+		Difficulty: Easy},
+	{Num: 23, Slug: "in_range_distance", Title: "How far a scaled RoPE stays on trained angles", Test: "TestInRangeDistance",
+		Funcs: []string{"InRangeDistance"}, Lesson: 8, Section: "Scaling RoPE at inference, without training",
+		Difficulty: Medium},
 }

@@ -94,6 +94,42 @@ func narrow(candidates []*Hint, probe func() []*Hint) *Hint {
 	return candidates[0]
 }
 
+// consistentHint names the idea behind a wrong answer got, among the
+// variants (known wrong answers of one input) it matches. When they name
+// several ideas, it keeps the first whose variant also gives the learner's
+// answers on every probe: answers returns the learner's answer on each
+// probe, and probeVariants(p) the same variants, in the same order, for
+// probe p. Probes are small inputs chosen to tell the ideas apart; they are
+// run only when needed. With no consistent variant it keeps the first match.
+func consistentHint[T any](got T, same func(a, b T) bool, variants []variant[T], answers func() []T, probeVariants func(p int) []variant[T]) *Hint {
+	var matches []int
+	for k, v := range variants {
+		if same(got, v.value) {
+			matches = append(matches, k)
+		}
+	}
+	if len(matches) == 0 {
+		return nil
+	}
+	first := variants[matches[0]].hint
+	if !slices.ContainsFunc(matches, func(k int) bool { return variants[k].hint != first }) {
+		return first
+	}
+	learner := answers()
+	for _, k := range matches {
+		consistent := true
+		for p, a := range learner {
+			if !same(a, probeVariants(p)[k].value) {
+				consistent = false
+			}
+		}
+		if consistent {
+			return variants[k].hint
+		}
+	}
+	return first
+}
+
 // firstMatch returns the hint of the first variant that got matches, or nil.
 func firstMatch[T any](got T, same func(a, b T) bool, variants ...variant[T]) *Hint {
 	for _, v := range variants {

@@ -1,0 +1,43 @@
+package exercises
+
+import (
+	"cmp"
+	"slices"
+)
+
+// UsableContext reads a passkey evaluation like the ones lesson 8's lab
+// writes for each run: accuracy[i] is the share of passkeys answered
+// correctly when the value sits distances[i] tokens before the query, and
+// defined[i] is false where the model has no answer at that distance at all
+// (a learned table with no row that far); accuracy[i] then means nothing.
+//
+// It returns the run's usable context at threshold: the longest measured
+// distance D such that every measurement at a distance up to D, D included,
+// is defined and has an accuracy of at least threshold. It returns 0 when
+// the shortest measured distance already falls short, and when there are no
+// measurements. The measurements may come in any order (results merged from
+// several files); the distances are positive and distinct, and the three
+// slices have the same length. Leave them unchanged.
+//
+// Read lesson 8, “The passkey: how far back does each model look?”.
+// Hints: exercises/README.md.
+func UsableContext(distances []int, accuracy []float64, defined []bool, threshold float64) int {
+	// Visit the measurements from the shortest distance on, through a slice
+	// of indices: sorting the arguments themselves would change the caller's
+	// data, and sorting distances alone would part them from their accuracies.
+	order := make([]int, len(distances))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(distances[a], distances[b]) })
+	usable := 0
+	for _, i := range order {
+		// An undefined distance ends the range like a failure: the model has
+		// no answer there, whatever accuracy[i] holds.
+		if !defined[i] || accuracy[i] < threshold {
+			break
+		}
+		usable = distances[i]
+	}
+	return usable
+}
