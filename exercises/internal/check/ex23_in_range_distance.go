@@ -37,8 +37,8 @@ var secScaledLab = Section{8, "Scaling RoPE at inference, without training"}
 var (
 	hintRangeNoExemption = newHint("in range/no full-turn exemption", secSeen,
 		"a pair whose trained arc reaches a full turn, trainLen·trained[i] ≥ 2π, has met every angle there is, so "+
-			"it sets no limit: leave it out. Your answer comes from such a pair (pair 0, which no scaling slows "+
-			"much, gives about trainLen)")
+			"it sets no limit: leave it out. Your answer comes from such a pair (under NTK-aware scaling pair 0 "+
+			"keeps its frequency and gives exactly trainLen)")
 	hintRangeTurnedScaled = newHint("in range/turn decided with the scaled frequency", secSeen,
 		"whether a pair went all the way round is decided by training: trainLen·trained[i] ≥ 2π, with the trained "+
 			"frequency. A scaling slows a pair down at inference, but it does not take back the angles it met")
