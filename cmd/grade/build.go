@@ -19,7 +19,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/posenc/course/cmd/grade/internal/catalog"
+	"github.com/posenc/course/internal/catalog"
 )
 
 // built is the outcome of compiling the exercise tests.

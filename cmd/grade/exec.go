@@ -16,7 +16,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/posenc/course/cmd/grade/internal/catalog"
+	"github.com/posenc/course/internal/catalog"
 )
 
 // exerciseTimeout bounds one exercise's process. The checks time out after

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/posenc/course/cmd/grade/internal/catalog"
+	"github.com/posenc/course/internal/catalog"
 )
 
 var root = filepath.Join("..", "..")

@@ -44,7 +44,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/posenc/course/cmd/grade/internal/catalog"
+	"github.com/posenc/course/internal/catalog"
 )
 
 func main() {

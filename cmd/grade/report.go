@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/posenc/course/cmd/grade/internal/catalog"
+	"github.com/posenc/course/internal/catalog"
 )
 
 // Result is the grade of one exercise.

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/posenc/course/cmd/grade/internal/catalog"
+	"github.com/posenc/course/internal/catalog"
 )
 
 // verify runs every check of the course's exercises and returns the exit

@@ -1,6 +1,8 @@
 package posgraph
 
 import (
+	"fmt"
+
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/posenc/course/pkg/posenc"
@@ -39,4 +41,24 @@ func AddALiBi(logits *graph.Node, causal bool) *graph.Node {
 	heads, q, k := d[len(d)-3], d[len(d)-2], d[len(d)-1]
 	bias := ALiBiConst(logits.Graph(), logits.DType(), heads, q, k, causal) // [heads, q, k]
 	return graph.Add(logits, graph.ExpandLeftToRank(bias, logits.Rank()))   // [..., heads, q, k]
+}
+
+// ALiBiEncoder is ALiBi (Press et al. 2022, "Train Short, Test Long",
+// https://arxiv.org/abs/2108.12409) as a BiasEncoder: the bias of
+// ALiBiConst, with the authors' slopes for the number of heads. With Causal,
+// keys after the query get −Inf, so the bias is also the causal mask.
+type ALiBiEncoder struct {
+	Causal bool
+}
+
+// NewALiBiEncoder returns a causal or symmetric ALiBi encoder.
+func NewALiBiEncoder(causal bool) *ALiBiEncoder { return &ALiBiEncoder{Causal: causal} }
+
+// Name implements pos.Encoder.
+func (e *ALiBiEncoder) Name() string { return fmt.Sprintf("posenc.ALiBi(causal=%t)", e.Causal) }
+
+// AttentionBias implements BiasEncoder. Queries are the last qLen of the
+// kLen positions (see posenc.ALiBiBiasTo).
+func (e *ALiBiEncoder) AttentionBias(g *graph.Graph, dtype dtypes.DType, heads, qLen, kLen int) *graph.Node {
+	return graph.ExpandAxes(ALiBiConst(g, dtype, heads, qLen, kLen, e.Causal), 0) // [1, heads, q, k]
 }

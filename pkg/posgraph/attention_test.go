@@ -1,9 +1,10 @@
 package posgraph
 
 import (
-	"github.com/posenc/course/pkg/posenc"
 	"math"
 	"testing"
+
+	"github.com/posenc/course/pkg/posenc"
 
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"

@@ -2,9 +2,10 @@ package posgraph
 
 import (
 	"errors"
-	"github.com/posenc/course/pkg/posenc"
 	"math"
 	"testing"
+
+	"github.com/posenc/course/pkg/posenc"
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"

@@ -1,6 +1,8 @@
 package posgraph
 
 import (
+	"fmt"
+
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/graph"
@@ -71,4 +73,39 @@ func AddLearnedAt(scope *model.Scope, x, positions *graph.Node, l posenc.Learned
 	table := LearnedTable(scope, x.Graph(), l, x.DType())                                          // [max_len, dim]
 	rows := graph.Gather(table, graph.ExpandAxes(graph.ConvertDType(positions, dtypes.Int32), -1)) // [..., seq, dim]
 	return graph.Add(x, graph.ExpandLeftToRank(rows, x.Rank()))                                    // [..., seq, dim]
+}
+
+// LearnedEncoder adds learned absolute position embeddings (BERT, GPT-2) to
+// token embeddings: a pos.PreEncoder over the trainable table of
+// LearnedTable, kept in Scope.
+type LearnedEncoder struct {
+	Scope   *model.Scope
+	Learned posenc.Learned
+}
+
+// NewLearnedEncoder returns an encoder whose table lives in scope. It panics
+// with a *posenc.ParamError for an invalid l.
+func NewLearnedEncoder(scope *model.Scope, l posenc.Learned) *LearnedEncoder {
+	must(l.Validate())
+	return &LearnedEncoder{Scope: scope, Learned: l}
+}
+
+// Name implements pos.Encoder.
+func (e *LearnedEncoder) Name() string {
+	return fmt.Sprintf("posenc.Learned(max_len=%d, dim=%d)", e.Learned.MaxLen, e.Learned.Dim)
+}
+
+// PreEncode implements pos.PreEncoder: x plus the table's rows at positions
+// ([seq] or [batch, seq]; seq on x's axis seqAxis). Positions are not known
+// while the graph is built and Gather clamps out-of-range indices, so check
+// them with Learned.CheckPositions first: a learned table has no row past
+// MaxLen.
+func (e *LearnedEncoder) PreEncode(x, positions *graph.Node, seqAxis int) *graph.Node {
+	checkLearnedInput(x, e.Learned)
+	axis := seqAxisOf(x, seqAxis)
+	checkPositions(x, positions, axis)
+	table := LearnedTable(e.Scope, x.Graph(), e.Learned, x.DType())                                // [max_len, dim]
+	rows := graph.Gather(table, graph.ExpandAxes(graph.ConvertDType(positions, dtypes.Int32), -1)) // [[batch,] seq, dim]
+	rows = alignTable(rows, x, axis)                                                               // broadcasts to x
+	return graph.Add(x, rows)                                                                      // x's shape
 }

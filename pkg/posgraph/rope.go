@@ -1,6 +1,8 @@
 package posgraph
 
 import (
+	"fmt"
+
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/gobackend"
 	"github.com/gomlx/gomlx/core/graph"
@@ -307,4 +309,91 @@ func alignTable(t, x *graph.Node, seqAxis int) *graph.Node {
 		dims[0] = td[0]
 	}
 	return graph.Reshape(t, dims...) // [batch or 1, …, seq at seqAxis, …, hd]
+}
+
+// RoPEEncoder applies rotary position embeddings (Su et al. 2021,
+// "RoFormer", https://arxiv.org/abs/2104.09864) to queries and keys inside a
+// GoMLX attention layer: a pos.QKEncoder for
+// attention.MultiHeadAttentionBuilder.WithPositionalEncoder. It rotates with
+// RoPE's layout, partial rotary dimension, base and frequency scaling
+// (linear, NTK-aware, dynamic NTK, YaRN with its attention factor, Llama 3),
+// computing the same rotation as ApplyRoPE and posenc.RotateTo.
+//
+// Dynamic NTK scaling depends on the current sequence length: a
+// RoPE.Scaling.SeqLen of 0 means the length of the sequence axis of the
+// queries, as Hugging Face uses max(position)+1 for positions 0…L−1.
+type RoPEEncoder struct {
+	RoPE posenc.RoPE
+}
+
+// NewRoPEEncoder returns an encoder for r. It panics with a
+// *posenc.ParamError for an invalid r.
+func NewRoPEEncoder(r posenc.RoPE) *RoPEEncoder {
+	must(r.Validate())
+	return &RoPEEncoder{RoPE: r}
+}
+
+// Name implements pos.Encoder.
+func (e *RoPEEncoder) Name() string {
+	r := e.RoPE
+	name := fmt.Sprintf("posenc.RoPE(head_dim=%d, rotary_dim=%d, base=%g, layout=%s", r.HeadDim, r.Rot(), r.Base, r.Layout)
+	if r.Scaling.Kind != posenc.ScalingNone {
+		name += fmt.Sprintf(", scaling=%s×%g", r.Scaling.Kind, r.Scaling.Factor)
+	}
+	return name + ")"
+}
+
+// EncodeQK implements pos.QKEncoder: it rotates q and k, whose last axis is
+// the head dimension and whose axis seqAxis (negative counts from the end)
+// is the sequence, at positions, an integer node shaped [seq] or
+// [batch, seq].
+func (e *RoPEEncoder) EncodeQK(q, k, positions *graph.Node, seqAxis int) (*graph.Node, *graph.Node) {
+	return e.Encode(q, positions, seqAxis), e.Encode(k, positions, seqAxis)
+}
+
+// Encode rotates one tensor x (queries or keys) as EncodeQK does.
+func (e *RoPEEncoder) Encode(x, positions *graph.Node, seqAxis int) *graph.Node {
+	r := e.RoPE
+	checkRoPEInput(x, r)
+	axis := seqAxisOf(x, seqAxis)
+	checkPositions(x, positions, axis)
+	if r.Scaling.Kind == posenc.ScalingDynamic && r.Scaling.SeqLen == 0 {
+		r.Scaling.SeqLen = x.Shape().Dimensions[axis]
+	}
+	return ropeTablesAt(r, positions, x, axis).apply(x) // x's shape
+}
+
+// ropeTablesAt returns the rotation of x at an integer positions node
+// shaped [[batch,] seq] (seq on x's axis seqAxis): its tables C−1, C and S
+// (S̃ when canSwapFast) computed in float64 inside the graph, converted once
+// to x's dtype, and aligned to broadcast against x.
+func ropeTablesAt(r posenc.RoPE, positions, x *graph.Node, seqAxis int) rotation {
+	freq, err := r.InvFreq()
+	must(err)
+	af, hd, fast := r.AttentionFactor(), r.HeadDim, canSwapFast(r, x.DType())
+	w, amp, sign := make([]float64, hd), make([]float64, hd), make([]float64, hd)
+	for i, f := range freq {
+		a, b := r.Pair(i)
+		w[a], w[b] = f, f
+		amp[a], amp[b] = af, af
+		sign[a], sign[b] = -af, af // S: −sin on the first member, +sin on the second
+		if fast {
+			sign[a], sign[b] = af, -af // S̃ = swap(S)
+		}
+	}
+	for j := r.Rot(); j < hd; j++ {
+		amp[j] = 1 // pass-through dimensions: C = 1, S = 0
+	}
+	g := positions.Graph()
+	angle := anglesAt(positions, w)                                   // [[batch,] seq, hd], float64
+	c := graph.Mul(graph.Cos(angle), rowConst(g, amp, angle.Rank()))  // [[batch,] seq, hd]
+	s := graph.Mul(graph.Sin(angle), rowConst(g, sign, angle.Rank())) // [[batch,] seq, hd]
+	table := func(t *graph.Node) *graph.Node {
+		return alignTable(graph.ConvertDType(t, x.DType()), x, seqAxis) // broadcasts to x
+	}
+	return rotation{r: r,
+		cm1: table(graph.AddScalar(c, -1)), // C − 1 in float64, rounded once
+		s:   table(s),
+		c:   func() *graph.Node { return table(c) },
+	}
 }

@@ -1,9 +1,10 @@
 package posgraph
 
 import (
-	"github.com/posenc/course/pkg/posenc"
 	"math"
 	"testing"
+
+	"github.com/posenc/course/pkg/posenc"
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"

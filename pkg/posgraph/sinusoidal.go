@@ -1,6 +1,7 @@
 package posgraph
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/gomlx/compute/dtypes"
@@ -45,4 +46,64 @@ func AddSinusoidal(x *graph.Node, s posenc.Sinusoidal, start int, scale bool) *g
 		x = graph.MulScalar(x, math.Sqrt(float64(dim))) // [..., seq, dim]
 	}
 	return graph.Add(x, pe) // [..., seq, dim]
+}
+
+// SinusoidalEncoder adds the sinusoidal table of Vaswani et al. 2017
+// ("Attention Is All You Need", https://arxiv.org/abs/1706.03762, section
+// 3.5) to token embeddings: a pos.PreEncoder, applied once after the token
+// embedding lookup. With Scale, the embeddings are first multiplied by
+// √d_model, as in the paper's section 3.4.
+type SinusoidalEncoder struct {
+	Sinusoidal posenc.Sinusoidal
+	Scale      bool
+}
+
+// NewSinusoidalEncoder returns an encoder for s. It panics with a
+// *posenc.ParamError for an invalid s.
+func NewSinusoidalEncoder(s posenc.Sinusoidal, scale bool) *SinusoidalEncoder {
+	must(s.Validate())
+	return &SinusoidalEncoder{Sinusoidal: s, Scale: scale}
+}
+
+// Name implements pos.Encoder.
+func (e *SinusoidalEncoder) Name() string {
+	s := e.Sinusoidal
+	return fmt.Sprintf("posenc.Sinusoidal(dim=%d, base=%g, layout=%s, scale=%t)", s.Dim, s.Base, s.Layout, e.Scale)
+}
+
+// PreEncode implements pos.PreEncoder: it returns x (·√d with Scale) plus
+// the table's rows at positions, for x whose last axis is Sinusoidal.Dim and
+// whose axis seqAxis is the sequence, and positions an integer node shaped
+// [seq] or [batch, seq]. It matches AddSinusoidal for positions
+// start, …, start+seq−1.
+func (e *SinusoidalEncoder) PreEncode(x, positions *graph.Node, seqAxis int) *graph.Node {
+	s := e.Sinusoidal
+	must(s.Validate())
+	checkFloatDType("x's dtype", x.DType())
+	if _, dim := lastDims("x", x); dim != s.Dim {
+		must(paramErr("x's last axis", dim, "must equal dim ("+itoa(s.Dim)+")"))
+	}
+	axis := seqAxisOf(x, seqAxis)
+	checkPositions(x, positions, axis)
+	freq, err := s.Frequencies()
+	must(err)
+	d := s.Dim
+	w, sinMask, cosMask := make([]float64, d), make([]float64, d), make([]float64, d)
+	for i, f := range freq {
+		a, b := 2*i, 2*i+1 // sin, cos
+		if s.Layout == posenc.Halves {
+			a, b = i, i+d/2
+		}
+		w[a], w[b] = f, f
+		sinMask[a], cosMask[b] = 1, 1
+	}
+	g := positions.Graph()
+	angle := anglesAt(positions, w) // [[batch,] seq, d], float64
+	pe := graph.Add(graph.Mul(graph.Sin(angle), rowConst(g, sinMask, angle.Rank())),
+		graph.Mul(graph.Cos(angle), rowConst(g, cosMask, angle.Rank()))) // [[batch,] seq, d]
+	pe = alignTable(graph.ConvertDType(pe, x.DType()), x, axis) // broadcasts to x
+	if e.Scale {
+		x = graph.MulScalar(x, math.Sqrt(float64(d))) // x's shape
+	}
+	return graph.Add(x, pe) // x's shape
 }

@@ -1,6 +1,8 @@
 package posgraph
 
 import (
+	"fmt"
+
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/graph"
@@ -41,4 +43,32 @@ func T5Bias(scope *model.Scope, g *graph.Graph, dtype dtypes.DType, t posenc.T5B
 	idx = graph.Reshape(idx, qLen, kLen, 1)                                                            // [q, k, 1]
 	bias := graph.Gather(table, idx)                                                                   // [q, k, heads]
 	return graph.TransposeAllDims(bias, 2, 0, 1)                                                       // [heads, q, k]
+}
+
+// T5Encoder is T5's learned relative bias (Raffel et al. 2020,
+// https://arxiv.org/abs/1910.10683) as a BiasEncoder: the trainable table of
+// T5Bias, kept in Scope and shared by every layer that uses this encoder (as
+// T5 shares it across layers).
+type T5Encoder struct {
+	Scope   *model.Scope
+	Buckets posenc.T5Buckets
+}
+
+// NewT5Encoder returns an encoder whose table lives in scope. It panics with
+// a *posenc.ParamError for invalid buckets.
+func NewT5Encoder(scope *model.Scope, buckets posenc.T5Buckets) *T5Encoder {
+	must(buckets.Validate())
+	return &T5Encoder{Scope: scope, Buckets: buckets}
+}
+
+// Name implements pos.Encoder.
+func (e *T5Encoder) Name() string {
+	b := e.Buckets
+	return fmt.Sprintf("posenc.T5(buckets=%d, max_distance=%d, bidirectional=%t)", b.NumBuckets, b.MaxDistance, b.Bidirectional)
+}
+
+// AttentionBias implements BiasEncoder: query i and key j sit at positions
+// i and j (see posenc.T5Buckets.BucketsTo).
+func (e *T5Encoder) AttentionBias(g *graph.Graph, dtype dtypes.DType, heads, qLen, kLen int) *graph.Node {
+	return graph.ExpandAxes(T5Bias(e.Scope, g, dtype, e.Buckets, heads, qLen, kLen), 0) // [1, heads, q, k]
 }

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/posenc/course/exercises/internal/catalog"
+	"github.com/posenc/course/internal/catalog"
 	"github.com/posenc/course/pkg/posenc"
 )
 

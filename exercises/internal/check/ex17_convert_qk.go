@@ -3,7 +3,7 @@ package check
 import (
 	"fmt"
 
-	"github.com/posenc/course/exercises/internal/catalog"
+	"github.com/posenc/course/internal/catalog"
 	"github.com/posenc/course/pkg/posenc"
 )
 

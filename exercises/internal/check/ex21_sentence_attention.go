@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/posenc/course/exercises/internal/catalog"
+	"github.com/posenc/course/internal/catalog"
 	"github.com/posenc/course/pkg/posenc"
 )
 

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/posenc/course/exercises/internal/catalog"
+	"github.com/posenc/course/internal/catalog"
 )
 
 func init() {

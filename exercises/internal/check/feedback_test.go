@@ -20,7 +20,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/posenc/course/exercises/internal/catalog"
+	"github.com/posenc/course/internal/catalog"
 )
 
 // suite is one exercise's correct implementation and mutants.

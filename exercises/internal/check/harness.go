@@ -27,7 +27,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/posenc/course/exercises/internal/catalog"
+	"github.com/posenc/course/internal/catalog"
 )
 
 // TimeoutEnv overrides the time each check may take, as a Go duration

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/posenc/course/exercises/internal/catalog"
+	"github.com/posenc/course/internal/catalog"
 )
 
 // TestHarness checks that a panic, an endless loop and an untouched stub are

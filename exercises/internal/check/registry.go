@@ -5,7 +5,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/posenc/course/exercises/internal/catalog"
+	"github.com/posenc/course/internal/catalog"
 )
 
 // Entry is everything about one exercise that is not the learner's stub, its

@@ -4,9 +4,8 @@
 //
 //   - exercises/NN_slug_test.go, the test a learner reads: one line that runs
 //     the exercise's checks, under a comment that lists each of them;
-//   - exercises/internal/catalog/exercises.go, the list of exercises;
-//   - cmd/grade/internal/catalog/, the grader's copy of the catalog package
-//     (cmd/grade cannot import a package inside exercises/);
+//   - internal/catalog/exercises.go, the list of exercises, which the tests
+//     and the grader (cmd/grade) both read;
 //   - exercises/README.md's table and its folded hints (each between two
 //     markers);
 //   - each lesson's list of exercises and its grading cell, in its
@@ -35,7 +34,7 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
-	"github.com/posenc/course/exercises/internal/catalog"
+	"github.com/posenc/course/internal/catalog"
 	"github.com/posenc/course/exercises/internal/check"
 )
 
@@ -98,15 +97,7 @@ func generate(root string) ([]file, error) {
 	if err != nil {
 		return nil, err
 	}
-	out = append(out, file{filepath.Join(catalog.Dir, "internal", "catalog", "exercises.go"), list})
-	src, err := os.ReadFile(filepath.Join(root, catalog.Dir, "internal", "catalog", "catalog.go"))
-	if err != nil {
-		return nil, err
-	}
-	gradeDir := filepath.Join("cmd", "grade", "internal", "catalog")
-	out = append(out,
-		file{filepath.Join(gradeDir, "catalog.go"), append([]byte(generatedHeader), src...)},
-		file{filepath.Join(gradeDir, "exercises.go"), list})
+	out = append(out, file{filepath.Join("internal", "catalog", "exercises.go"), list})
 
 	readme, err := os.ReadFile(filepath.Join(root, catalog.Dir, "README.md"))
 	if err != nil {
@@ -216,7 +207,7 @@ func shorten(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// catalogList returns exercises/internal/catalog/exercises.go.
+// catalogList returns internal/catalog/exercises.go.
 func catalogList(entries []check.Entry) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(generatedHeader)

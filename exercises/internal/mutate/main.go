@@ -27,7 +27,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/posenc/course/exercises/internal/catalog"
+	"github.com/posenc/course/internal/catalog"
 )
 
 func main() {

@@ -5,13 +5,10 @@
 // Each exercise's entry is written beside its checks, in its file of
 // exercises/internal/check (its Entry, registered from an init function);
 // exercises.go, the list of them all, is generated from those entries by
-// `go run ./exercises/internal/gen`. cmd/grade, which lives outside
-// exercises/ and so cannot import this package, carries a generated copy of
-// both files (cmd/grade/internal/catalog). The tests of exercises/internal/...
-// fail when a generated file is stale.
-//
-// The package must stay self-contained (standard library only): it is
-// copied verbatim.
+// `go run ./exercises/internal/gen`, and the tests of exercises/internal/...
+// fail when it is stale. The package sits at the module's root, outside
+// exercises/, so that the exercise tests and the grader (cmd/grade) read the
+// same list. It imports the standard library only.
 package catalog
 
 import (
