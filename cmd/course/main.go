@@ -28,9 +28,11 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/posenc/course/internal/cli"
 )
 
-const modulePath = "github.com/posenc/course"
+const modulePath = cli.ModulePath
 
 const usage = `usage: course [flags] <command> [lesson ...]
 
@@ -111,7 +113,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root := o.root
 	if root == "" {
 		var err error
-		if root, err = findRoot(); err != nil {
+		if root, err = cli.FindRoot("-root"); err != nil {
 			fmt.Fprintf(stderr, "course: %v\n", err)
 			return 1
 		}
@@ -148,26 +150,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return c.execute(lessons, command == "notebooks")
 	default:
 		return bad("unknown command %q", command)
-	}
-}
-
-// findRoot returns the nearest folder at or above the current one whose
-// go.mod declares the course module.
-func findRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && strings.Contains(string(data), "module "+modulePath+"\n") {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("not inside the course repository (no go.mod for %s above the current folder); use -root", modulePath)
-		}
-		dir = parent
 	}
 }
 
@@ -222,7 +204,7 @@ func (c *course) check(all []*Lesson) int {
 		if fs := Failures(&rl, nb); len(fs) > 0 {
 			failed++
 			f := fs[0]
-			fmt.Fprintf(c.stderr, "FAIL %s: committed with a failing cell (%s):\n%s\n%s\n", c.rel(nbPath), f.Kind, indent(f.Message), regen)
+			fmt.Fprintf(c.stderr, "FAIL %s: committed with a failing cell (%s):\n%s\n%s\n", c.rel(nbPath), f.Kind, cli.Indent(f.Message), regen)
 			continue
 		}
 		fmt.Fprintf(c.stdout, "ok   %s matches %s\n", c.rel(nbPath), c.rel(l.Path))
@@ -290,7 +272,7 @@ func (c *course) execute(lessons []*Lesson, write bool) int {
 				fmt.Fprintf(c.stderr, "%s\n", p)
 			}
 			if klog := tail(report.KernelLog, 15); klog != "" && showLog {
-				fmt.Fprintf(c.stderr, "  kernel log (last lines):\n%s\n", indent(klog))
+				fmt.Fprintf(c.stderr, "  kernel log (last lines):\n%s\n", cli.Indent(klog))
 			}
 			continue
 		}
@@ -332,7 +314,7 @@ func (c *course) problems(l *Lesson, executed Notebook, r *Report, nbPath, lesso
 		if stopped[f.Cell] {
 			continue // its "signal: killed" is the timeout's doing, reported below
 		}
-		out = append(out, fmt.Sprintf("%s: %s\n%s", f.Where(nbPath, lessonPath), f.Kind, indent(f.Message)))
+		out = append(out, fmt.Sprintf("%s: %s\n%s", f.Where(nbPath, lessonPath), f.Kind, cli.Indent(f.Message)))
 	}
 	if r.Error != "" {
 		out = append(out, fmt.Sprintf("%s: kernel: %s", nbPath, r.Error))
@@ -352,7 +334,7 @@ func (c *course) problems(l *Lesson, executed Notebook, r *Report, nbPath, lesso
 		if cr.Status == "timeout" {
 			f.Kind, f.Message = "timeout", fmt.Sprintf("still running after %v (-timeout)", c.opts.timeout)
 		}
-		out = append(out, fmt.Sprintf("%s: %s\n%s", f.Where(nbPath, lessonPath), f.Kind, indent(f.Message)))
+		out = append(out, fmt.Sprintf("%s: %s\n%s", f.Where(nbPath, lessonPath), f.Kind, cli.Indent(f.Message)))
 	}
 	code := 0
 	for _, cell := range l.Cells {
@@ -383,8 +365,4 @@ func timing(l *Lesson, r *Report) string {
 		}
 	}
 	return s
-}
-
-func indent(s string) string {
-	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
 }

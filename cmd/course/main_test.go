@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/posenc/course/internal/cli"
 )
 
 // tempCourse makes a repository root with one lesson and, when executed is
@@ -156,7 +158,7 @@ func TestFindRoot(t *testing.T) {
 	if err := os.Chdir(sub); err != nil {
 		t.Fatal(err)
 	}
-	got, err := findRoot()
+	got, err := cli.FindRoot("-root")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +168,7 @@ func TestFindRoot(t *testing.T) {
 	if err := os.Chdir(t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := findRoot(); err == nil || !strings.Contains(err.Error(), "use -root") {
+	if _, err := cli.FindRoot("-root"); err == nil || !strings.Contains(err.Error(), "give -root") {
 		t.Errorf("findRoot outside = %v; want an error suggesting -root", err)
 	}
 }

@@ -42,9 +42,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/posenc/course/internal/catalog"
+	"github.com/posenc/course/internal/cli"
 )
 
 func main() {
@@ -97,7 +97,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root := o.dir
 	if root == "" {
 		var err error
-		if root, err = findRoot(); err != nil {
+		if root, err = cli.FindRoot("-dir"); err != nil {
 			fmt.Fprintf(stderr, "grade: %v\n", err)
 			return 2
 		}
@@ -183,28 +183,4 @@ func gradeDir(root, overlay string, list []catalog.Exercise) (*Report, error) {
 	return rep, nil
 }
 
-// findRoot returns the closest directory, from the current one up, that
-// holds both go.mod and exercises/.
-func findRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if isFile(filepath.Join(dir, "go.mod")) && isDir(filepath.Join(dir, catalog.Dir)) {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no course here: run it from the repository (a directory with go.mod and exercises/), or pass -dir")
-		}
-		dir = parent
-	}
-}
-
-func isFile(p string) bool { st, err := os.Stat(p); return err == nil && st.Mode().IsRegular() }
-func isDir(p string) bool  { st, err := os.Stat(p); return err == nil && st.IsDir() }
-
-func indent(s string) string {
-	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
-}
+func isDir(p string) bool { st, err := os.Stat(p); return err == nil && st.IsDir() }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/posenc/course/internal/catalog"
+	"github.com/posenc/course/internal/cli"
 )
 
 // Result is the grade of one exercise.
@@ -107,10 +108,10 @@ func (r *Report) WriteTable(w io.Writer) error {
 		return err
 	}
 	if r.CompileErrors != "" {
-		fmt.Fprintf(w, "\nThese files do not compile; the other exercises were graded with their stubs in their place:\n%s\n", indent(r.CompileErrors))
+		fmt.Fprintf(w, "\nThese files do not compile; the other exercises were graded with their stubs in their place:\n%s\n", cli.Indent(r.CompileErrors))
 	}
 	if r.BuildOutput != "" {
-		fmt.Fprintf(w, "\nThe exercises could not be compiled, so nothing was graded:\n%s\n", indent(r.BuildOutput))
+		fmt.Fprintf(w, "\nThe exercises could not be compiled, so nothing was graded:\n%s\n", cli.Indent(r.BuildOutput))
 	}
 	what := "Total"
 	if r.Lesson != 0 {

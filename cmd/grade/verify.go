@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/posenc/course/internal/catalog"
+	"github.com/posenc/course/internal/cli"
 )
 
 // verify runs every check of the course's exercises and returns the exit
@@ -75,7 +76,7 @@ func (v *verifier) step(name string, check func() (detail string, err error)) {
 	took := time.Since(start).Seconds()
 	if err != nil {
 		v.failed++
-		fmt.Fprintf(v.out, "FAIL  %s (%.1fs)\n%s\n", name, took, indent(err.Error()))
+		fmt.Fprintf(v.out, "FAIL  %s (%.1fs)\n%s\n", name, took, cli.Indent(err.Error()))
 		return
 	}
 	if detail != "" {

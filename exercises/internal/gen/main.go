@@ -34,8 +34,8 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
-	"github.com/posenc/course/internal/catalog"
 	"github.com/posenc/course/exercises/internal/check"
+	"github.com/posenc/course/internal/catalog"
 )
 
 func main() {
