@@ -27,7 +27,7 @@ const cacheFormat = "grade-cache-1"
 // cacheInputs are the paths, from the repository root, whose contents a test
 // binary of the exercises depends on: the exercises and their machinery,
 // the library they call, and the module's requirements.
-var cacheInputs = []string{"exercises", "pkg", "solutions", "go.mod", "go.sum"}
+var cacheInputs = []string{"exercises", "internal", "pkg", "solutions", "go.mod", "go.sum"}
 
 // cachedBuild is build, through the cache when it can be used.
 func cachedBuild(root, dir string, replace map[string]string) (*built, error) {

@@ -380,7 +380,7 @@ func (v *verifier) checkNewUser() (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	for _, name := range []string{"go.mod", "go.sum", "pkg", catalog.Dir, "solutions"} {
+	for _, name := range []string{"go.mod", "go.sum", "internal", "pkg", catalog.Dir, "solutions"} {
 		if err := copyTree(filepath.Join(v.root, name), filepath.Join(tmp, name)); err != nil {
 			return "", err
 		}

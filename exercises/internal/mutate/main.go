@@ -120,8 +120,8 @@ func scratchModule(root, dir string) error {
 	if err := copyTree(filepath.Join(root, "pkg", "posenc"), filepath.Join(dir, "pkg", "posenc"), skipTests); err != nil {
 		return err
 	}
-	for _, p := range []string{"catalog", "check"} {
-		if err := copyTree(filepath.Join(root, catalog.Dir, "internal", p), filepath.Join(dir, catalog.Dir, "internal", p), skipTests); err != nil {
+	for _, p := range []string{filepath.Join("internal", "catalog"), filepath.Join(catalog.Dir, "internal", "check")} {
+		if err := copyTree(filepath.Join(root, p), filepath.Join(dir, p), skipTests); err != nil {
 			return err
 		}
 	}
