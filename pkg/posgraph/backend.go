@@ -134,6 +134,32 @@ var defaultBackend struct {
 
 func initDefaultBackend() { defaultBackend.b, defaultBackend.err = NewBackend() }
 
+var goBackend struct {
+	once sync.Once
+	b    compute.Backend
+	err  error
+}
+
+// GoBackend returns a pure-Go backend shared by the whole program, whatever
+// GOMLX_BACKEND says, with the worker limit lifted as NewBackend lifts it.
+// It is for results that a text states: what a model learns depends on the
+// backend's arithmetic (XLA orders its sums differently, even from one run
+// to the next on several threads), and a lesson that quotes trained
+// accuracies quotes what the pure-Go backend computes. It panics if the
+// backend cannot be created.
+func GoBackend() compute.Backend {
+	goBackend.once.Do(func() {
+		goBackend.b, goBackend.err = newWithConfig("go")
+		if goBackend.err == nil {
+			goBackend.err = unlimitGoWorkers(goBackend.b, "go")
+		}
+	})
+	if goBackend.err != nil {
+		panic(fmt.Errorf("posgraph: the pure-Go backend failed: %w", goBackend.err))
+	}
+	return goBackend.b
+}
+
 // Backend returns a backend shared by the whole program, created by
 // NewBackend on first use. It panics if that fails: notebooks and examples
 // call it, and there is nothing they could do with the error but stop.

@@ -108,3 +108,16 @@ func TestNewBackendGoParallelism(t *testing.T) {
 		b.Finalize()
 	}
 }
+
+// GoBackend is the pure-Go backend whatever GOMLX_BACKEND says, shared, with
+// the worker limit lifted.
+func TestGoBackend(t *testing.T) {
+	t.Setenv(BackendEnvVar, "xla:cuda")
+	b := GoBackend()
+	if b != GoBackend() {
+		t.Error("GoBackend() returns a new backend each time; want one shared")
+	}
+	if got := b.Description(); !strings.Contains(got, "parallelism=-1") {
+		t.Errorf("GoBackend().Description() = %q; want the pure-Go backend with parallelism=-1", got)
+	}
+}
