@@ -161,7 +161,15 @@ else
 		PORT="$PORT" POSENC_PORT="$PORT" JUPYTER_TOKEN="$token" /bin/sh -c "cd '$workdir' && exec /usr/bin/tini -s -- posenc-start" >"$log" 2>&1 &
 	pid=$!
 	logs() { cat "$log"; }
-	procs() { cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\0' ' '; }
+	# The command lines of the processes inside the chroot only: this
+	# script's own (its grep for the token, say) are outside it.
+	procs() {
+		local p
+		for p in /proc/[0-9]*; do
+			[ "$(readlink "$p/root" 2>/dev/null)" = "$root" ] && tr '\0' ' ' <"$p/cmdline" 2>/dev/null && echo
+		done
+		return 0
+	}
 fi
 for _ in $(seq 1 90); do
 	logs | grep -q "token=$token" && break
@@ -182,10 +190,9 @@ health=$(podman image inspect -f '{{json .Config.Healthcheck}}' "$IMAGE" 2>/dev/
 grep -q '127.0.0.1:8888/api' <<<"$health" || die "the image has no HEALTHCHECK on /api: $health"
 api=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/api" || true)
 [ "$api" = 200 ] || die "GET /api (the HEALTHCHECK's request) without a token: HTTP $api; want 200"
+procs | grep -q jupyter || die "cannot read the command lines of the container's processes (no jupyter among them)"
 if procs | grep -qF -- "$token"; then
-	# scripts/lab.sh (the Jupyter helper's) passes it in the environment
-	# from its next version on; until then this is a warning.
-	say "warning: the token appears on a command line in the container (ps shows it)"
+	die "the token appears on a command line in the container (ps shows it); it must travel in JUPYTER_TOKEN"
 fi
 say "the server ($mode) answers on 127.0.0.1:$PORT: 200 with the token, 403 without, /api 200 (HEALTHCHECK); kernel gonb offered"
 if [ "$TARGET" = cuda ]; then
