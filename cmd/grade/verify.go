@@ -381,12 +381,12 @@ func (v *verifier) checkNewUser() (string, error) {
 	}
 	defer os.RemoveAll(tmp)
 	for _, name := range []string{"go.mod", "go.sum", "internal", "pkg", catalog.Dir, "solutions"} {
-		if err := copyTree(filepath.Join(v.root, name), filepath.Join(tmp, name)); err != nil {
+		if err := cli.CopyTree(filepath.Join(tmp, name), filepath.Join(v.root, name), nil); err != nil {
 			return "", err
 		}
 	}
 	for _, e := range catalog.Exercises {
-		if err := copyFile(filepath.Join(tmp, "solutions", e.File()), filepath.Join(tmp, catalog.Dir, e.File())); err != nil {
+		if err := cli.CopyFile(filepath.Join(tmp, catalog.Dir, e.File()), filepath.Join(tmp, "solutions", e.File())); err != nil {
 			return "", err
 		}
 	}
@@ -403,35 +403,6 @@ func (v *verifier) checkNewUser() (string, error) {
 		return "", fmt.Errorf("want %q; the grader printed:\n%s", want, table.String())
 	}
 	return fmt.Sprintf("%d/%d points", rep.Points, rep.MaxPoints), nil
-}
-
-// copyTree copies a file or a directory of regular files.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, path)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(target, 0o755)
-		case d.Type().IsRegular():
-			return copyFile(path, target)
-		}
-		return nil // links and other special files are not part of the course
-	})
-}
-
-func copyFile(src, dst string) error {
-	data, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(dst, data, 0o644)
 }
 
 // treeHash returns a digest of the names and contents of every file under

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/posenc/course/internal/catalog"
+	"github.com/posenc/course/internal/cli"
 )
 
 func main() {
@@ -112,24 +113,24 @@ func run(workers int, jsonOut, only string, keep bool) error {
 // solution in place of its stub.
 func scratchModule(root, dir string) error {
 	for _, p := range []string{"go.mod", "go.sum"} {
-		if err := copyFile(filepath.Join(root, p), filepath.Join(dir, p)); err != nil {
+		if err := cli.CopyFile(filepath.Join(dir, p), filepath.Join(root, p)); err != nil {
 			return err
 		}
 	}
 	skipTests := func(path string, d fs.DirEntry) bool { return strings.HasSuffix(path, "_test.go") }
-	if err := copyTree(filepath.Join(root, "pkg", "posenc"), filepath.Join(dir, "pkg", "posenc"), skipTests); err != nil {
+	if err := cli.CopyTree(filepath.Join(dir, "pkg", "posenc"), filepath.Join(root, "pkg", "posenc"), skipTests); err != nil {
 		return err
 	}
 	for _, p := range []string{filepath.Join("internal", "catalog"), filepath.Join(catalog.Dir, "internal", "check")} {
-		if err := copyTree(filepath.Join(root, p), filepath.Join(dir, p), skipTests); err != nil {
+		if err := cli.CopyTree(filepath.Join(dir, p), filepath.Join(root, p), skipTests); err != nil {
 			return err
 		}
 	}
 	for _, e := range catalog.Exercises {
-		if err := copyFile(filepath.Join(root, "solutions", e.File()), filepath.Join(dir, catalog.Dir, e.File())); err != nil {
+		if err := cli.CopyFile(filepath.Join(dir, catalog.Dir, e.File()), filepath.Join(root, "solutions", e.File())); err != nil {
 			return err
 		}
-		if err := copyFile(filepath.Join(root, catalog.Dir, e.TestFile()), filepath.Join(dir, catalog.Dir, e.TestFile())); err != nil {
+		if err := cli.CopyFile(filepath.Join(dir, catalog.Dir, e.TestFile()), filepath.Join(root, catalog.Dir, e.TestFile())); err != nil {
 			return err
 		}
 	}
@@ -186,36 +187,4 @@ func summarize(data []byte, took time.Duration) error {
 		return fmt.Errorf("want 100%% efficacy and 100%% mutant coverage")
 	}
 	return nil
-}
-
-// copyTree copies the regular files under src to dst, but those skip says.
-func copyTree(src, dst string, skip func(string, fs.DirEntry) bool) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, path)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(target, 0o755)
-		case d.Type().IsRegular() && !skip(path, d):
-			return copyFile(path, target)
-		}
-		return nil
-	})
-}
-
-func copyFile(src, dst string) error {
-	data, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(dst, data, 0o644)
 }
