@@ -22,13 +22,9 @@ func ALiBiConst(g *graph.Graph, dtype dtypes.DType, heads, qLen, kLen int, causa
 	must(checkPositive("k_len", kLen))
 	must(checkElements("heads×q_len×k_len", heads, qLen, kLen))
 	if dtype == dtypes.Float64 {
-		bias := make([]float64, heads*qLen*kLen)
-		must(posenc.ALiBiBiasTo(bias, slopes, qLen, kLen, causal))
-		return constFromFloat64(g, dtype, bias, heads, qLen, kLen) // [heads, q, k]
+		return constFilled(g, dtype, func(dst []float64) error { return posenc.ALiBiBiasTo(dst, slopes, qLen, kLen, causal) }, heads, qLen, kLen) // [heads, q, k]
 	}
-	bias := make([]float32, heads*qLen*kLen)
-	must(posenc.ALiBiBiasTo(bias, slopes, qLen, kLen, causal))
-	return constFromFloat32(g, dtype, bias, heads, qLen, kLen) // [heads, q, k]
+	return constFilled(g, dtype, func(dst []float32) error { return posenc.ALiBiBiasTo(dst, slopes, qLen, kLen, causal) }, heads, qLen, kLen) // [heads, q, k]
 }
 
 // AddALiBi adds the ALiBi bias to attention logits shaped

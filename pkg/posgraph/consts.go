@@ -22,13 +22,7 @@ func constFromFloat64(g *graph.Graph, dtype dtypes.DType, data []float64, dims .
 	for i, v := range data {
 		f32[i] = float32(v)
 	}
-	return constFromFloat32(g, dtype, f32, dims...)
-}
-
-// constFromFloat32 returns data as a constant of dtype.
-func constFromFloat32(g *graph.Graph, dtype dtypes.DType, data []float32, dims ...int) *graph.Node {
-	checkFloatDType("dtype", dtype)
-	c := graph.ConstTensor(g, tensors.FromFlatDataAndDimensions(data, dims...))
+	c := graph.ConstTensor(g, tensors.FromFlatDataAndDimensions(f32, dims...))
 	if dtype != dtypes.Float32 {
 		c = graph.ConvertDType(c, dtype)
 	}
