@@ -368,6 +368,12 @@ func TestGraphParamErrors(t *testing.T) {
 		{"ApplyRoPE factor < 1", "factor", "0.5", func() { ApplyRoPE(x8, posenc.NewRoPE(8).WithScaling(posenc.LinearScaling(0.5)), 0) }},
 		{"ApplyRoPEAt float positions", "positions' dtype", "Float32", func() { ApplyRoPEAt(x8, posF, posenc.NewRoPE(8), 10) }},
 		{"ApplyRoPEAt wrong positions shape", "positions' shape", "[3]", func() { ApplyRoPEAt(x8, pos3, posenc.NewRoPE(8), 10) }},
+		{"ApplyRoPEAt positions batch mismatch", "positions' shape", "[3 5]", func() {
+			ApplyRoPEAt(x8, graph.Parameter(g, "p35", shapes.Make(dtypes.Int32, 3, 5)), posenc.NewRoPE(8), 10)
+		}},
+		{"ApplyRoPEAt [batch, seq] positions for rank 2", "positions' shape", "[5 5]", func() {
+			ApplyRoPEAt(graph.Parameter(g, "x58", shapes.Make(dtypes.Float32, 5, 8)), graph.Parameter(g, "p55", shapes.Make(dtypes.Int32, 5, 5)), posenc.NewRoPE(8), 10)
+		}},
 		{"ApplyRoPEAt max_len 0", "max_len", "0", func() { ApplyRoPEAt(x8, graph.Parameter(g, "p5", shapes.Make(dtypes.Int32, 5)), posenc.NewRoPE(8), 0) }},
 		{"ALiBiConst heads 0", "heads", "0", func() { ALiBiConst(g, dtypes.Float32, 0, 3, 3, true) }},
 		{"ALiBiConst q > k", "q_len", "4", func() { ALiBiConst(g, dtypes.Float32, 2, 4, 3, true) }},

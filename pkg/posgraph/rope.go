@@ -269,17 +269,8 @@ func broadcastLeading(t, like *graph.Node) *graph.Node {
 // them. [RoPEEncoder] computes its tables from the positions instead, with
 // no maxLen.
 func ApplyRoPEAt(x, positions *graph.Node, r posenc.RoPE, maxLen int) *graph.Node {
-	seq := checkRoPEInput(x, r)
-	if !positions.DType().IsInt() {
-		must(paramErr("positions' dtype", positions.DType(), "must be an integer dtype"))
-	}
-	pd := positions.Shape().Dimensions
-	switch {
-	case len(pd) == 1 && pd[0] == seq:
-	case len(pd) == 2 && pd[1] == seq && x.Rank() >= 3 && pd[0] == x.Shape().Dimensions[0]:
-	default:
-		must(paramErr("positions' shape", pd, "must be [seq] or [batch, seq] matching x "+x.Shape().String()))
-	}
+	checkRoPEInput(x, r)
+	checkPositions(x, positions, x.Rank()-2)
 	must(checkPositive("max_len", maxLen)) // before ropeTables, which would call it seq_len
 	c, s := ropeTables(r, 0, maxLen)
 	g, dtype, hd := x.Graph(), x.DType(), r.HeadDim
