@@ -48,15 +48,26 @@ func ChooseBackend() (config, reason string) {
 // unlimitGoWorkers).
 func NewBackend() (compute.Backend, error) {
 	config, _ := ChooseBackend()
-	b, err := newWithConfig(config)
-	if err == nil {
-		err = unlimitGoWorkers(b, config)
-	}
+	b, err := newBackend(config)
 	if err != nil {
 		if config == "xla" || strings.HasPrefix(config, "xla:") || strings.HasPrefix(config, "xla,") {
 			return nil, xlaBackendError(config, err)
 		}
 		return nil, fmt.Errorf("posgraph: backend %q failed: %w", config, err)
+	}
+	return b, nil
+}
+
+// newBackend creates the backend config names, with the pure-Go backend's
+// worker limit lifted (see unlimitGoWorkers). It returns a nil backend with
+// the error.
+func newBackend(config string) (compute.Backend, error) {
+	b, err := newWithConfig(config)
+	if err == nil {
+		err = unlimitGoWorkers(b, config)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return b, nil
 }
@@ -67,9 +78,8 @@ func NewBackend() (compute.Backend, error) {
 // error instead when that fails.
 func BackendSummary() string {
 	config, reason := ChooseBackend()
-	defaultBackend.once.Do(initDefaultBackend)
-	if defaultBackend.err != nil {
-		return "GoMLX backend: none: " + defaultBackend.err.Error()
+	if _, err := defaultBackend(); err != nil {
+		return "GoMLX backend: none: " + err.Error()
 	}
 	return "GoMLX backend: " + config + " (" + reason + ")"
 }
@@ -126,19 +136,12 @@ func newWithConfig(config string) (b compute.Backend, err error) {
 	return compute.NewWithConfig(config)
 }
 
-var defaultBackend struct {
-	once sync.Once
-	b    compute.Backend
-	err  error
-}
+// defaultBackend creates, on its first call, the backend that Backend
+// shares and BackendSummary describes.
+var defaultBackend = sync.OnceValues(NewBackend)
 
-func initDefaultBackend() { defaultBackend.b, defaultBackend.err = NewBackend() }
-
-var goBackend struct {
-	once sync.Once
-	b    compute.Backend
-	err  error
-}
+// goBackend creates, on its first call, the backend that GoBackend shares.
+var goBackend = sync.OnceValues(func() (compute.Backend, error) { return newBackend("go") })
 
 // GoBackend returns a pure-Go backend shared by the whole program, whatever
 // GOMLX_BACKEND says, with the worker limit lifted as NewBackend lifts it.
@@ -148,25 +151,20 @@ var goBackend struct {
 // accuracies quotes what the pure-Go backend computes. It panics if the
 // backend cannot be created.
 func GoBackend() compute.Backend {
-	goBackend.once.Do(func() {
-		goBackend.b, goBackend.err = newWithConfig("go")
-		if goBackend.err == nil {
-			goBackend.err = unlimitGoWorkers(goBackend.b, "go")
-		}
-	})
-	if goBackend.err != nil {
-		panic(fmt.Errorf("posgraph: the pure-Go backend failed: %w", goBackend.err))
+	b, err := goBackend()
+	if err != nil {
+		panic(fmt.Errorf("posgraph: the pure-Go backend failed: %w", err))
 	}
-	return goBackend.b
+	return b
 }
 
 // Backend returns a backend shared by the whole program, created by
 // NewBackend on first use. It panics if that fails: notebooks and examples
 // call it, and there is nothing they could do with the error but stop.
 func Backend() compute.Backend {
-	defaultBackend.once.Do(initDefaultBackend)
-	if defaultBackend.err != nil {
-		panic(defaultBackend.err)
+	b, err := defaultBackend()
+	if err != nil {
+		panic(err)
 	}
-	return defaultBackend.b
+	return b
 }
