@@ -47,15 +47,31 @@ func ChooseBackend() (config, reason string) {
 // it ("go:parallelism=4"): with the default limit it can deadlock (see
 // unlimitGoWorkers).
 func NewBackend() (compute.Backend, error) {
-	config, _ := ChooseBackend()
+	c, err := newChosenBackend()
+	return c.backend, err
+}
+
+// chosenBackend is a backend NewBackend created, with the configuration
+// and the reason ChooseBackend gave for it.
+type chosenBackend struct {
+	backend        compute.Backend
+	config, reason string
+}
+
+// newChosenBackend is NewBackend, also returning what ChooseBackend said
+// (the backend is nil when err is not).
+func newChosenBackend() (chosenBackend, error) {
+	config, reason := ChooseBackend()
+	c := chosenBackend{config: config, reason: reason}
 	b, err := newBackend(config)
 	if err != nil {
 		if config == "xla" || strings.HasPrefix(config, "xla:") || strings.HasPrefix(config, "xla,") {
-			return nil, xlaBackendError(config, err)
+			return c, xlaBackendError(config, err)
 		}
-		return nil, fmt.Errorf("posgraph: backend %q failed: %w", config, err)
+		return c, fmt.Errorf("posgraph: backend %q failed: %w", config, err)
 	}
-	return b, nil
+	c.backend = b
+	return c, nil
 }
 
 // newBackend creates the backend config names, with the pure-Go backend's
@@ -73,15 +89,16 @@ func newBackend(config string) (compute.Backend, error) {
 }
 
 // BackendSummary returns one line saying which backend Backend uses and
-// why, e.g. "GoMLX backend: go (no XLA PJRT plugin is installed …)". It
-// creates the shared backend if it does not exist yet, and reports its
-// error instead when that fails.
+// why, e.g. "GoMLX backend: go (no XLA PJRT plugin is installed …)": the
+// configuration and reason the shared backend was created from, even if
+// GOMLX_BACKEND has changed since. It creates the shared backend if it does
+// not exist yet, and reports its error instead when that fails.
 func BackendSummary() string {
-	config, reason := ChooseBackend()
-	if _, err := defaultBackend(); err != nil {
+	c, err := defaultBackend()
+	if err != nil {
 		return "GoMLX backend: none: " + err.Error()
 	}
-	return "GoMLX backend: " + config + " (" + reason + ")"
+	return "GoMLX backend: " + c.config + " (" + c.reason + ")"
 }
 
 // unlimitGoWorkers gives a pure-Go backend unlimited parallelism, as the
@@ -138,7 +155,7 @@ func newWithConfig(config string) (b compute.Backend, err error) {
 
 // defaultBackend creates, on its first call, the backend that Backend
 // shares and BackendSummary describes.
-var defaultBackend = sync.OnceValues(NewBackend)
+var defaultBackend = sync.OnceValues(newChosenBackend)
 
 // goBackend creates, on its first call, the backend that GoBackend shares.
 var goBackend = sync.OnceValues(func() (compute.Backend, error) { return newBackend("go") })
@@ -162,9 +179,9 @@ func GoBackend() compute.Backend {
 // NewBackend on first use. It panics if that fails: notebooks and examples
 // call it, and there is nothing they could do with the error but stop.
 func Backend() compute.Backend {
-	b, err := defaultBackend()
+	c, err := defaultBackend()
 	if err != nil {
 		panic(err)
 	}
-	return b
+	return c.backend
 }

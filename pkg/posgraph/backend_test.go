@@ -88,6 +88,20 @@ func TestBackendSummary(t *testing.T) {
 	}
 }
 
+// BackendSummary describes the shared backend as it was created, not what
+// GOMLX_BACKEND asks for after that.
+func TestBackendSummaryAfterEnvChange(t *testing.T) {
+	b := Backend()
+	want := BackendSummary()
+	t.Setenv(BackendEnvVar, "nosuch")
+	if got := BackendSummary(); got != want {
+		t.Errorf("%s=nosuch after Backend(): BackendSummary() = %q; want %q, the backend that runs", BackendEnvVar, got, want)
+	}
+	if Backend() != b {
+		t.Errorf("%s=nosuch after Backend(): Backend() changed; want the shared one", BackendEnvVar)
+	}
+}
+
 // The pure-Go backend NewBackend makes has no worker limit (the default
 // limit deadlocks a training step; see unlimitGoWorkers), unless the
 // configuration sets one.
