@@ -19,6 +19,22 @@ const BackendEnvVar = compute.ConfigEnvVar // "GOMLX_BACKEND"
 // the noxla tag), lists the installed PJRT plugins without downloading any.
 var xlaPlugins func() map[string]string
 
+// findXLAPlugin returns the path of an installed PJRT plugin called name,
+// as go-xla matches names: the plugin itself or a versioned "name_…" ("cpu"
+// finds "cpu_v2"); "" finds any plugin, as plain "xla" takes the first one.
+// It finds none when XLA is not linked in.
+func findXLAPlugin(name string) (path string, ok bool) {
+	if xlaPlugins == nil {
+		return "", false
+	}
+	for found, path := range xlaPlugins() {
+		if name == "" || found == name || strings.HasPrefix(found, name+"_") {
+			return path, true
+		}
+	}
+	return "", false
+}
+
 // ChooseBackend returns the backend configuration NewBackend uses, and why:
 // $GOMLX_BACKEND when set; else "xla:cpu" when XLA is linked in and its CPU
 // PJRT plugin is already installed; else "go", the pure-Go backend.
@@ -29,10 +45,8 @@ func ChooseBackend() (config, reason string) {
 	if xlaPlugins == nil {
 		return "go", "this build has no XLA (cgo off or built with -tags noxla)"
 	}
-	for name, path := range xlaPlugins() {
-		if name == "cpu" || strings.HasPrefix(name, "cpu_") {
-			return "xla:cpu", "the XLA CPU plugin is installed at " + path
-		}
+	if path, ok := findXLAPlugin("cpu"); ok {
+		return "xla:cpu", "the XLA CPU plugin is installed at " + path
 	}
 	return "go", "no XLA PJRT plugin is installed (the pure-Go backend needs none)"
 }

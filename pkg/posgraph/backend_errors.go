@@ -43,12 +43,8 @@ func xlaPluginInstalled(name string) bool {
 		_, err := os.Stat(name)
 		return err == nil
 	}
-	for found := range xlaPlugins() {
-		if name == "" || found == name || strings.HasPrefix(found, name+"_") {
-			return true
-		}
-	}
-	return false
+	_, ok := findXLAPlugin(name)
+	return ok
 }
 
 // oneLine joins the lines of an error message, so that the error it ends in

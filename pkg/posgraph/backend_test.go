@@ -9,15 +9,8 @@ import (
 // xlaCPUPluginInstalled reports whether this build links XLA and finds its
 // CPU plugin, in which case ChooseBackend prefers "xla:cpu".
 func xlaCPUPluginInstalled() bool {
-	if xlaPlugins == nil {
-		return false
-	}
-	for name := range xlaPlugins() {
-		if name == "cpu" || strings.HasPrefix(name, "cpu_") {
-			return true
-		}
-	}
-	return false
+	_, ok := findXLAPlugin("cpu")
+	return ok
 }
 
 func TestChooseBackendHonoursEnv(t *testing.T) {
@@ -41,6 +34,44 @@ func TestChooseBackendDefault(t *testing.T) {
 	config, reason := ChooseBackend()
 	if config != "go" || reason == "" {
 		t.Errorf("ChooseBackend() = %q, %q; want \"go\" and a reason", config, reason)
+	}
+}
+
+// findXLAPlugin matches a plugin name as go-xla does, for ChooseBackend,
+// the backend errors and the tests alike.
+func TestFindXLAPlugin(t *testing.T) {
+	old := xlaPlugins
+	t.Cleanup(func() { xlaPlugins = old })
+	xlaPlugins = nil
+	if path, ok := findXLAPlugin("cpu"); ok {
+		t.Errorf("no XLA: findXLAPlugin(\"cpu\") = %q, true; want none", path)
+	}
+	xlaPlugins = func() map[string]string {
+		return map[string]string{"cpu_v0.114.0": "/x/cpu.so", "cudax": "/x/cudax.so"}
+	}
+	for _, c := range []struct {
+		name, path string
+		ok         bool
+	}{
+		{"cpu", "/x/cpu.so", true}, // versioned
+		{"cpu_v0.114.0", "/x/cpu.so", true},
+		{"cuda", "", false}, // "cudax" is another plugin
+		{"cp", "", false},
+	} {
+		if path, ok := findXLAPlugin(c.name); path != c.path || ok != c.ok {
+			t.Errorf("findXLAPlugin(%q) = %q, %t; want %q, %t", c.name, path, ok, c.path, c.ok)
+		}
+	}
+	if _, ok := findXLAPlugin(""); !ok {
+		t.Error(`findXLAPlugin("") found nothing; want any plugin`)
+	}
+
+	t.Setenv(BackendEnvVar, "") // restored after the test
+	if err := os.Unsetenv(BackendEnvVar); err != nil {
+		t.Fatal(err)
+	}
+	if config, reason := ChooseBackend(); config != "xla:cpu" || !strings.Contains(reason, "/x/cpu.so") {
+		t.Errorf("with a versioned CPU plugin, ChooseBackend() = %q, %q; want \"xla:cpu\" and its path", config, reason)
 	}
 }
 
