@@ -383,6 +383,11 @@ func TestGraphParamErrors(t *testing.T) {
 		}},
 		{"T5Bias heads 0", "heads", "0", func() { T5Bias(scope, g, dtypes.Float32, posenc.NewT5Buckets(), 0, 3, 3) }},
 		{"T5Bias q_len 0", "q_len", "0", func() { T5Bias(scope, g, dtypes.Float32, posenc.NewT5Buckets(), 2, 0, 3) }},
+		{"T5Bias k_len 0", "k_len", "0", func() { T5Bias(scope, g, dtypes.Float32, posenc.NewT5Buckets(), 2, 3, 0) }},
+		{"T5Bias bad buckets before q_len", "num_buckets", "3", func() {
+			T5Bias(scope, g, dtypes.Float32, posenc.T5Buckets{NumBuckets: 3, MaxDistance: 10, Bidirectional: true}, 2, 0, 3)
+		}},
+		{"T5Bias too many pairs", "q_len×k_len", "[65536 65536]", func() { T5Bias(scope, g, dtypes.Float32, posenc.NewT5Buckets(), 2, 1<<16, 1<<16) }},
 		{"AddLearned past table", "start+seq_len", "13", func() { AddLearned(scope, x8, posenc.NewLearned(12, 8), 8) }},
 		{"AddLearned wrong dim", "x's last axis", "8", func() { AddLearned(scope, x8, posenc.NewLearned(12, 4), 0) }},
 		{"AddLearned negative start", "start", "-1", func() { AddLearned(scope, x8, posenc.NewLearned(12, 8), -1) }},

@@ -29,13 +29,11 @@ const T5InitStddev = 0.02
 func T5Bias(scope *model.Scope, g *graph.Graph, dtype dtypes.DType, t posenc.T5Buckets, heads, qLen, kLen int) *graph.Node {
 	checkFloatDType("dtype", dtype)
 	must(checkPositive("heads", heads))
-	buckets := make([]int32, 0)
-	if err := t.Validate(); err == nil {
-		must(checkPositive("q_len", qLen))
-		must(checkPositive("k_len", kLen))
-		must(checkElements("q_len×k_len", qLen, kLen))
-		buckets = make([]int32, qLen*kLen)
-	}
+	must(t.Validate())
+	must(checkPositive("q_len", qLen))
+	must(checkPositive("k_len", kLen))
+	must(checkElements("q_len×k_len", qLen, kLen))
+	buckets := make([]int32, qLen*kLen)
 	must(t.BucketsTo(buckets, qLen, kLen))
 	s := scope.WithInitializer(initializer.RandomNormalFn(scope, T5InitStddev))
 	table := s.VariableWithShape(T5VariableName, shapes.Make(dtype, t.NumBuckets, heads)).NodeValue(g) // [buckets, heads]
