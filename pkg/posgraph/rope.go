@@ -104,11 +104,12 @@ func ApplyRoPE(x *graph.Node, r posenc.RoPE, start int) *graph.Node {
 	seq := checkRoPEInput(x, r)
 	c, s := ropeTables(r, start, seq)
 	g, dtype, hd := x.Graph(), x.DType(), r.HeadDim
-	if canSwapFast(r, dtype) {
+	fast := canSwapFast(r, dtype)
+	if fast {
 		swapTableRows(s, r) // S̃
 	}
 	table := func(t []float64) *graph.Node { return constFromFloat64(g, dtype, t, seq, hd) } // [seq, hd]
-	rot := rotation{r: r,
+	rot := rotation{r: r, fast: fast,
 		cm1:    table(minusOne(c)),
 		s:      table(s),
 		c:      func() *graph.Node { return table(c) },
@@ -127,13 +128,16 @@ func minusOne(t []float64) []float64 {
 }
 
 // rotation is one application of RoPE as elementwise tables (see the top of
-// this file), each broadcastable to the input: C−1 and S (S̃ when
-// canSwapFast) for the forward pass, C for the backward pass, built only
-// when a gradient is asked for; spread shapes a table for a multiplication
-// with the input (broadcastTable, or nothing when the tables already
-// broadcast implicitly).
+// this file), each broadcastable to the input: C−1 and S (S̃ when fast) for
+// the forward pass, C for the backward pass, built only when a gradient is
+// asked for; spread shapes a table for a multiplication with the input
+// (broadcastTable, or nothing when the tables already broadcast
+// implicitly). fast is canSwapFast for r and the input's dtype: it chose
+// the layout of S when the tables were built, and chooses the swap that
+// goes with it.
 type rotation struct {
 	r      posenc.RoPE
+	fast   bool
 	cm1, s *graph.Node
 	c      func() *graph.Node
 	spread func(t *graph.Node) *graph.Node
@@ -144,7 +148,7 @@ func (rt rotation) mulAddSwap(x, c, s *graph.Node) *graph.Node {
 	if rt.spread != nil {
 		c, s = rt.spread(c), rt.spread(s)
 	}
-	if canSwapFast(rt.r, x.DType()) {
+	if rt.fast {
 		return graph.Add(graph.Mul(c, x), swapPairsFast(graph.Mul(s, x), rt.r)) // x's shape
 	}
 	return graph.Add(graph.Mul(x, c), graph.Mul(swapPairs(x, rt.r), s)) // x's shape
@@ -274,7 +278,8 @@ func ApplyRoPEAt(x, positions *graph.Node, r posenc.RoPE, maxLen int) *graph.Nod
 	must(checkPositive("max_len", maxLen)) // before ropeTables, which would call it seq_len
 	c, s := ropeTables(r, 0, maxLen)
 	g, dtype, hd := x.Graph(), x.DType(), r.HeadDim
-	if canSwapFast(r, dtype) {
+	fast := canSwapFast(r, dtype)
+	if fast {
 		swapTableRows(s, r) // S̃: see the top of this file
 	}
 	idx := graph.ExpandAxes(graph.ConvertDType(positions, dtypes.Int32), -1) // [[batch,] seq, 1]
@@ -282,7 +287,7 @@ func ApplyRoPEAt(x, positions *graph.Node, r posenc.RoPE, maxLen int) *graph.Nod
 		gathered := graph.Gather(constFromFloat64(g, dtype, t, maxLen, hd), idx) // [[batch,] seq, hd]
 		return alignTable(gathered, x, x.Rank()-2)                               // broadcasts to x
 	}
-	rot := rotation{r: r, cm1: rows(minusOne(c)), s: rows(s), c: func() *graph.Node { return rows(c) }}
+	rot := rotation{r: r, fast: fast, cm1: rows(minusOne(c)), s: rows(s), c: func() *graph.Node { return rows(c) }}
 	return rot.apply(x) // [..., seq, hd]
 }
 
@@ -382,7 +387,7 @@ func ropeTablesAt(r posenc.RoPE, positions, x *graph.Node, seqAxis int) rotation
 	table := func(t *graph.Node) *graph.Node {
 		return alignTable(graph.ConvertDType(t, x.DType()), x, seqAxis) // broadcasts to x
 	}
-	return rotation{r: r,
+	return rotation{r: r, fast: fast,
 		cm1: table(graph.AddScalar(c, -1)), // C − 1 in float64, rounded once
 		s:   table(s),
 		c:   func() *graph.Node { return table(c) },
