@@ -113,7 +113,8 @@ func heatmapFigure(g grid, hm *plotter.HeatMap, cm palette.ColorMap, title, xLab
 	f := newFigure(title, xLabel, yLabel)
 	f.plot.Add(hm)
 	inf := infCells{g}
-	if inf.count() > 0 {
+	hasInf := inf.count() > 0
+	if hasInf {
 		f.plot.Add(inf)
 	}
 	f.plot.Y.Tick.Marker = flippedTicks{rows: g.rows}
@@ -124,7 +125,7 @@ func heatmapFigure(g grid, hm *plotter.HeatMap, cm palette.ColorMap, title, xLab
 	bar.HideX()
 	bar.Y.Padding = 0
 	bar.Title.Text = " "
-	if n := inf.count(); n > 0 {
+	if hasInf {
 		bar.Title.Text = "grey: " + inf.label()
 		bar.Title.TextStyle.Font.Size = vg.Points(9)
 	}
