@@ -31,10 +31,11 @@ func Range(n int) []float64 {
 
 // Lines draws each series as a line (or points), in the colours of
 // OkabeIto, with a legend beside the data (below it when the names are
-// long) when more than one series has a name. Names, like the title and
-// labels, write "_i" as a subscript where the font has one. It panics when
-// a series' X and Y differ in length: a programming error. Non-finite
-// points are skipped.
+// long) when there are two series or more and at least one has a name;
+// the legend lists the named ones. Names, like the title and labels, write
+// "_i" as a subscript where the font has one. It panics when a series' X
+// and Y differ in length: a programming error. Non-finite points are
+// skipped.
 func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 	f := newFigure(title, xLabel, yLabel)
 	legend := plot.NewLegend()
@@ -81,7 +82,7 @@ func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 			legend.Add(Subscripts(s.Name), thumb)
 		}
 	}
-	if named >= 2 || (named == 1 && len(series) >= 2) {
+	if named > 0 && len(series) > 1 {
 		f.legend = &legend
 	}
 	f.plot.Add(plotter.NewGrid())

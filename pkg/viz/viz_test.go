@@ -100,6 +100,28 @@ func TestLinesColoursAndLegend(t *testing.T) {
 	}
 }
 
+// Lines draws a legend when there are two series or more and at least one
+// has a name.
+func TestLinesLegendRule(t *testing.T) {
+	s := func(name string) Series { return Series{Name: name, X: Range(2), Y: []float64{1, 2}} }
+	for _, c := range []struct {
+		what   string
+		series []Series
+		want   bool
+	}{
+		{"no series", nil, false},
+		{"one unnamed series", []Series{s("")}, false},
+		{"one named series", []Series{s("a")}, false},
+		{"two unnamed series", []Series{s(""), s("")}, false},
+		{"two series, one named", []Series{s("a"), s("")}, true},
+		{"two named series", []Series{s("a"), s("b")}, true},
+	} {
+		if got := Lines("t", "x", "y", c.series...).legend != nil; got != c.want {
+			t.Errorf("%s: legend = %t; want %t", c.what, got, c.want)
+		}
+	}
+}
+
 func TestSeriesColorRepeats(t *testing.T) {
 	if SeriesColor(len(OkabeIto)) != SeriesColor(0) || SeriesColor(-1) != OkabeIto[len(OkabeIto)-1] {
 		t.Error("SeriesColor does not cycle through OkabeIto")
