@@ -88,7 +88,7 @@ func RunLab(c Config, o Options) (*Results, error) {
 		if err != nil {
 			return nil, err
 		}
-		run, err := c.evaluate(o.Backend, store, m, string(e), func(n int) posenc.Scaling { return posenc.Scaling{} })
+		run, err := c.evaluate(o.Backend, store, m, string(e), text.Valid, func(n int) posenc.Scaling { return posenc.Scaling{} })
 		if err != nil {
 			return nil, err
 		}
@@ -105,7 +105,7 @@ func RunLab(c Config, o Options) (*Results, error) {
 	if ropeStore != nil && c.Scalings {
 		for _, method := range Methods {
 			m := c.Model(RoPE)
-			run, err := c.evaluate(o.Backend, ropeStore, m, "rope+"+method, func(n int) posenc.Scaling {
+			run, err := c.evaluate(o.Backend, ropeStore, m, "rope+"+method, text.Valid, func(n int) posenc.Scaling {
 				return methodScaling(method, n, c.TrainLen, c.DynamicNTKFactor)
 			})
 			if err != nil {
@@ -159,7 +159,7 @@ func (c Config) finetune(o Options, ropeStore *model.Store, text Text) (*Run, er
 	if err != nil {
 		return nil, err
 	}
-	run, err := c.evaluate(o.Backend, store, c.Model(RoPE), name, func(int) posenc.Scaling { return m.Scaling })
+	run, err := c.evaluate(o.Backend, store, c.Model(RoPE), name, text.Valid, func(int) posenc.Scaling { return m.Scaling })
 	if err != nil {
 		return nil, err
 	}
@@ -168,13 +168,12 @@ func (c Config) finetune(o Options, ropeStore *model.Store, text Text) (*Run, er
 }
 
 // evaluate measures m (its Scaling set by scaling for each length) on the
-// validation text at every multiple of L, and on passkeys at every
-// distance.
-func (c Config) evaluate(backend compute.Backend, store *model.Store, m Model, name string, scaling func(n int) posenc.Scaling) (*Run, error) {
+// validation text valid at every multiple of L, and on passkeys (with
+// filler from valid) at every distance.
+func (c Config) evaluate(backend compute.Backend, store *model.Store, m Model, name string, valid []int32, scaling func(n int) posenc.Scaling) (*Run, error) {
 	run := &Run{Name: name, Encoding: m.Encoding}
 	start := time.Now()
 	defer func() { run.EvalSeconds = math.Round(time.Since(start).Seconds()*10) / 10 }()
-	text := LoadText()
 	evaluators := map[int]*Evaluator{}
 	evaluatorAt := func(n int) (*Evaluator, error) {
 		if e, ok := evaluators[n]; ok {
@@ -195,7 +194,7 @@ func (c Config) evaluate(backend compute.Backend, store *model.Store, m Model, n
 			if err != nil {
 				return nil, err
 			}
-			per, err := e.LossByPosition(text.Valid, n, c.EvalWindows)
+			per, err := e.LossByPosition(valid, n, c.EvalWindows)
 			if err != nil {
 				return nil, err
 			}
@@ -215,7 +214,7 @@ func (c Config) evaluate(backend compute.Backend, store *model.Store, m Model, n
 			if err != nil {
 				return nil, err
 			}
-			if pk.Accuracy, err = e.PasskeyAccuracy(text.Valid, n, d, c.PasskeyExamples, uint64(c.Seed)); err != nil {
+			if pk.Accuracy, err = e.PasskeyAccuracy(valid, n, d, c.PasskeyExamples, uint64(c.Seed)); err != nil {
 				return nil, err
 			}
 		}
