@@ -136,6 +136,17 @@ func TestModelValidate(t *testing.T) {
 	if err := m.Validate(); err == nil || !strings.Contains(err.Error(), "applies to rope only") {
 		t.Errorf("ALiBi with PI: %v", err)
 	}
+	// T5's last bucket must begin past its exact ones (buckets/2 for a causal
+	// model): an error, not NewT5Encoder's panic.
+	m = DefaultConfig().Model(T5)
+	m.T5MaxLen = 16
+	if err := m.Validate(); err == nil || !strings.Contains(err.Error(), "max_distance must be > max_exact (16), got 16") {
+		t.Errorf("T5 with 32 buckets up to 16: %v", err)
+	}
+	m.Encoding = ALiBi // the buckets matter to T5 only
+	if err := m.Validate(); err != nil {
+		t.Errorf("ALiBi with T5 buckets no T5 could use: %v", err)
+	}
 	if _, err := ParseEncoding("RoPE"); err == nil {
 		t.Error("ParseEncoding is case-insensitive; want exact names")
 	}
