@@ -119,7 +119,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		Backend:       backend,
 		BackendConfig: config + " (" + backend.Description() + ")",
 		OutDir:        *out,
-		Progress:      lab.NewProgress(stderr, 0),
+		Progress:      lab.NewProgress(stderr, c.TotalSteps()),
 		Command:       strings.TrimSpace("go run ./cmd/lab " + strings.Join(args, " ")),
 		Code:          lab.CurrentCode("."),
 	})

@@ -49,4 +49,7 @@ func TestTinyRun(t *testing.T) {
 	if !strings.Contains(stderr.String(), "3/3") {
 		t.Errorf("no progress bar on stderr:\n%s", stderr.String())
 	}
+	if !strings.Contains(stderr.String(), ", lab ") {
+		t.Errorf("no ETA of the whole lab on stderr:\n%s", stderr.String())
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -50,22 +51,14 @@ type Options struct {
 	Code          CodeVersion
 }
 
-// totalSteps is the number of training steps of c, for the progress bar.
-func (c Config) totalSteps() int {
+// TotalSteps is the number of training steps RunLab takes for c, every
+// model's and the fine-tune's: what NewProgress wants for the lab's ETA.
+func (c Config) TotalSteps() int {
 	n := len(c.Encodings) * c.Steps
-	if c.hasRoPE() {
+	if slices.Contains(c.Encodings, RoPE) {
 		n += c.FinetuneSteps
 	}
 	return n
-}
-
-func (c Config) hasRoPE() bool {
-	for _, e := range c.Encodings {
-		if e == RoPE {
-			return true
-		}
-	}
-	return false
 }
 
 // RunLab trains and evaluates every model of c and returns the results,
