@@ -47,3 +47,14 @@ func TestTotalSteps(t *testing.T) {
 		t.Errorf("without rope: %d; want %d (no fine-tune)", got, want)
 	}
 }
+
+func TestMultiplesText(t *testing.T) {
+	for _, c := range []struct {
+		multiples []int
+		want      string
+	}{{[]int{1, 2, 4, 8}, "1×, 2×, 4×, 8× L"}, {[]int{1, 3}, "1×, 3× L"}} {
+		if got := multiplesText(c.multiples); got != c.want {
+			t.Errorf("multiplesText(%v) = %q; want %q", c.multiples, got, c.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -72,6 +73,7 @@ func RunLab(c Config, o Options) (*Results, error) {
 	res.Environment = environment(o.BackendConfig)
 	text := LoadText()
 	p := o.Progress
+	lengths := multiplesText(c.Multiples) // "1×, 2×, 4×, 8× L", for the notes
 	var ropeStore *model.Store
 	for _, e := range c.Encodings {
 		m := c.Model(e)
@@ -87,7 +89,7 @@ func RunLab(c Config, o Options) (*Results, error) {
 		}
 		run.Train = &stats
 		res.Runs = append(res.Runs, *run)
-		p.Note("%-18s loss at 1×, 2×, 4×, 8× L: %s", e, lossSummary(run))
+		p.Note("%-18s loss at %s: %s", e, lengths, lossSummary(run))
 		if err := c.checkpoint(o.OutDir, string(e), store); err != nil {
 			return nil, err
 		}
@@ -106,7 +108,7 @@ func RunLab(c Config, o Options) (*Results, error) {
 			}
 			run.Scaling = method
 			res.Runs = append(res.Runs, *run)
-			p.Note("%-18s loss at 1×, 2×, 4×, 8× L: %s", run.Name, lossSummary(run))
+			p.Note("%-18s loss at %s: %s", run.Name, lengths, lossSummary(run))
 		}
 	}
 	if ropeStore != nil && c.FinetuneSteps > 0 {
@@ -115,7 +117,7 @@ func RunLab(c Config, o Options) (*Results, error) {
 			return nil, err
 		}
 		res.Runs = append(res.Runs, *run)
-		p.Note("%-18s loss at 1×, 2×, 4×, 8× L: %s", run.Name, lossSummary(run))
+		p.Note("%-18s loss at %s: %s", run.Name, lengths, lossSummary(run))
 	}
 	res.WallSeconds = time.Since(start).Seconds()
 	res.Environment.LoadAfter = loadAverage()
@@ -224,6 +226,15 @@ func (c Config) checkpoint(dir, name string, store *model.Store) error {
 		return err
 	}
 	return SaveCheckpoint(filepath.Join(dir, "checkpoints", name+".gob"), store)
+}
+
+// multiplesText lists the multiples of L, as "1×, 2×, 4×, 8× L".
+func multiplesText(multiples []int) string {
+	s := make([]string, len(multiples))
+	for i, k := range multiples {
+		s[i] = fmt.Sprintf("%d×", k)
+	}
+	return strings.Join(s, ", ") + " L"
 }
 
 func lossSummary(run *Run) string {
