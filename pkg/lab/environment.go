@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -23,9 +24,16 @@ func environment(backendConfig string) Environment {
 }
 
 // goexperiment returns the GOEXPERIMENT this binary was built with, from
-// its build information.
+// its build information ("" without one).
 func goexperiment() string {
-	return buildSetting("GOEXPERIMENT")
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "GOEXPERIMENT" {
+				return s.Value
+			}
+		}
+	}
+	return ""
 }
 
 // cpuModel returns the CPU's model name from /proc/cpuinfo ("" elsewhere).

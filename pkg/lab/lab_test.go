@@ -33,7 +33,7 @@ func TestEncodeDecode(t *testing.T) {
 			t.Errorf("Decode(Encode(%q)) = %q; want %q", c.in, back, c.back)
 		}
 	}
-	if got := Decode([]int32{TokenKey, TokenValue0 + 7, TokenQuery}); got != "⟨key⟩⟨v7⟩⟨query⟩" {
+	if got := Decode([]int32{TokenKey, TokenValue0 + 7, TokenQuery, TokenValue0 + NumValues - 1}); got != "⟨key⟩⟨v7⟩⟨query⟩⟨v15⟩" {
 		t.Errorf("Decode(passkey tokens) = %q", got)
 	}
 	for _, tok := range Encode(CorpusText()) {
