@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/posenc/course/pkg/lab"
 )
 
 // The training-throughput comparison of make bench: the lab's RoPE model
@@ -94,7 +96,7 @@ func runBench(rounds, steps int, jsonPath string, stdout, stderr io.Writer) erro
 		return err
 	}
 	res := benchResults{Command: "go run ./cmd/lab --bench", Batch: 32, SeqLen: 64, Steps: steps, Torch: torchVersion,
-		TorchEnv: torchEnv, GoVersion: runtime.Version(), CPU: cpuName(), LoadBefore: loadavg(), Started: time.Now().UTC().Format(time.RFC3339)}
+		TorchEnv: torchEnv, GoVersion: runtime.Version(), CPU: lab.CPUModel(), LoadBefore: loadavg(), Started: time.Now().UTC().Format(time.RFC3339)}
 	sides := []string{"GoMLX (Go backend)", "GoMLX (Go backend, GOEXPERIMENT=simd)", "PyTorch " + torchVersion + " (CPU)"}
 	for _, size := range benchSizes {
 		samples := map[string][]float64{}
@@ -223,21 +225,9 @@ func median(v []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
+// loadavg returns the 1, 5 and 15 minute load averages as /proc/loadavg
+// writes them ("0.52 0.61 0.70").
 func loadavg() string {
-	data, _ := os.ReadFile("/proc/loadavg")
-	f := strings.Fields(string(data))
-	if len(f) < 3 {
-		return ""
-	}
-	return strings.Join(f[:3], " ")
-}
-
-func cpuName() string {
-	data, _ := os.ReadFile("/proc/cpuinfo")
-	for _, line := range strings.Split(string(data), "\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
+	l := lab.LoadAverage()
+	return fmt.Sprintf("%.2f %.2f %.2f", l[0], l[1], l[2])
 }

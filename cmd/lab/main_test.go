@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -51,5 +53,15 @@ func TestTinyRun(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), ", lab ") {
 		t.Errorf("no ETA of the whole lab on stderr:\n%s", stderr.String())
+	}
+}
+
+// The bench's load averages read as /proc/loadavg writes them.
+func TestLoadavg(t *testing.T) {
+	if _, err := os.Stat("/proc/loadavg"); err != nil {
+		t.Skip("no /proc/loadavg")
+	}
+	if got := loadavg(); !regexp.MustCompile(`^\d+\.\d\d \d+\.\d\d \d+\.\d\d$`).MatchString(got) {
+		t.Errorf("loadavg() = %q; want three numbers with two decimals", got)
 	}
 }

@@ -120,7 +120,7 @@ func RunLab(c Config, o Options) (*Results, error) {
 		p.Note("%-18s loss at %s: %s", run.Name, lengths, lossSummary(run))
 	}
 	res.WallSeconds = time.Since(start).Seconds()
-	res.Environment.LoadAfter = loadAverage()
+	res.Environment.LoadAfter = LoadAverage()
 	res.Environment.PeakRSSMiB = peakRSSMiB()
 	if o.OutDir != "" {
 		if err := res.Write(filepath.Join(o.OutDir, "results.json")); err != nil {
