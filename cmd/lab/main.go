@@ -91,11 +91,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	for _, o := range []struct {
-		v   int
-		dst *int
-	}{{*steps, &c.Steps}, {*trainLen, &c.TrainLen}, {*layers, &c.Layers}, {*dim, &c.Dim}, {*heads, &c.Heads}, {*batch, &c.Batch}} {
+		flag string
+		v    int
+		dst  *int
+	}{{"steps", *steps, &c.Steps}, {"train-len", *trainLen, &c.TrainLen}, {"layers", *layers, &c.Layers},
+		{"dim", *dim, &c.Dim}, {"heads", *heads, &c.Heads}, {"batch", *batch, &c.Batch}} {
 		if o.v < 0 {
-			return fmt.Errorf("lab: sizes must be positive, got %d", o.v)
+			return fmt.Errorf("lab: --%s must not be negative, got %d", o.flag, o.v)
 		}
 		if o.v > 0 {
 			*o.dst = o.v
@@ -104,7 +106,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *trainLen > 0 {
 		c.T5MaxLen = *trainLen
 	}
-	if *finetune >= 0 {
+	switch {
+	case *finetune < -1:
+		return fmt.Errorf("lab: --finetune-steps must be -1 (the config's) or more, got %d", *finetune)
+	case *finetune >= 0:
 		c.FinetuneSteps = *finetune
 	}
 	if err := c.Validate(); err != nil {

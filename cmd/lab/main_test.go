@@ -16,7 +16,10 @@ func TestBadFlags(t *testing.T) {
 	}{
 		{[]string{"extra"}, `lab: unexpected argument "extra"`},
 		{[]string{"--encodings", "rope,xpos"}, `lab: unknown encoding "xpos"`},
-		{[]string{"--steps", "-3"}, "lab: sizes must be positive, got -3"},
+		{[]string{"--steps", "-3"}, "lab: --steps must not be negative, got -3"},
+		{[]string{"--train-len", "-64"}, "lab: --train-len must not be negative, got -64"},
+		{[]string{"--batch", "-1"}, "lab: --batch must not be negative, got -1"},
+		{[]string{"--finetune-steps", "-7"}, "lab: --finetune-steps must be -1 (the config's) or more, got -7"},
 		{[]string{"--dim", "30"}, "lab: dim must be a multiple of 2·heads"},
 		{[]string{"--train-len", "2"}, "lab: training length must be at least 4, got 2"},
 		{[]string{"--nosuch"}, "flag provided but not defined: -nosuch"},
