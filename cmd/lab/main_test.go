@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/posenc/course/pkg/lab"
 )
 
 func TestBadFlags(t *testing.T) {
@@ -66,5 +69,42 @@ func TestLoadavg(t *testing.T) {
 	}
 	if got := loadavg(); !regexp.MustCompile(`^\d+\.\d\d \d+\.\d\d \d+\.\d\d$`).MatchString(got) {
 		t.Errorf("loadavg() = %q; want three numbers with two decimals", got)
+	}
+}
+
+// --train-len moves the passkey distances with L: L−2 stays L−2, 8L−2 stays
+// 8L−2.
+func TestScaleDistances(t *testing.T) {
+	d := lab.DefaultConfig().PasskeyDistances // L = 64: 4 … 62 (L−2) … 510 (8L−2)
+	for _, c := range []struct {
+		to   int
+		want []int
+	}{
+		{64, d},
+		{32, []int{1, 3, 7, 15, 23, 30, 47, 62, 95, 126, 191, 254}},
+		{16, []int{1, 3, 7, 11, 14, 23, 30, 47, 62, 95, 126}}, // 4 and 8 both become 1
+		{128, []int{10, 18, 34, 66, 98, 126, 194, 254, 386, 510, 770, 1022}},
+	} {
+		if got := scaleDistances(d, 64, c.to); !slices.Equal(got, c.want) {
+			t.Errorf("scaleDistances(L 64 → %d) = %v; want %v", c.to, got, c.want)
+		}
+	}
+}
+
+// A --train-len below the config's trains: the passkey distances and T5's
+// buckets follow it.
+func TestShortTrainLen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	t.Setenv("GOMLX_BACKEND", "go")
+	var stdout, stderr bytes.Buffer
+	// The quick config's L 16 and 16 buckets: at L 8, 8 exact buckets would leave T5 none.
+	err := run([]string{"--quick", "--train-len", "8", "--encodings", "t5", "--steps", "2", "--out", ""}, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "d=62") || strings.Contains(stdout.String(), "d=126") {
+		t.Errorf("want passkey distances up to 8L−2 = 62:\n%s", stdout.String())
 	}
 }
