@@ -186,8 +186,10 @@ func computeRows(goRounds []map[string]goSample, numpyRounds []map[string][]floa
 				rw.VsNumpy = t * 1e9 / s.NsPerOp
 			}
 		}
-		if cp, ok := best(spec.Copy); ok && spec.Copy != "" && cp.MBPerS > 0 && s.MBPerS > 0 {
-			rw.CopyShare = s.MBPerS / cp.MBPerS
+		if spec.Copy != "" {
+			if cp, ok := best(spec.Copy); ok && cp.MBPerS > 0 && s.MBPerS > 0 {
+				rw.CopyShare = s.MBPerS / cp.MBPerS
+			}
 		}
 		if len(spec.Ref) > 0 {
 			sum := 0.0

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/posenc/course/pkg/lab"
 )
 
 // The training-throughput comparison of make bench: the lab's RoPE model
@@ -28,14 +30,24 @@ import (
 // Debian's reference BLAS instead it is several times slower.
 var torchEnv = []string{"OPENBLAS_NUM_THREADS=1", "OMP_WAIT_POLICY=PASSIVE", fmt.Sprintf("OMP_NUM_THREADS=%d", runtime.NumCPU())}
 
-// benchSizes are the models compared: the lab's default and the same with
-// d_model 64 (pkg/lab's LAB_BENCH_CONFIG).
-var benchSizes = []struct {
-	name, config       string
-	layers, dim, heads int
-}{
-	{"2 layers, d_model 32 (the lab's)", "default", 2, 32, 4},
-	{"2 layers, d_model 64", "d64", 2, 64, 4},
+// benchSize is one model compared: its name in the table, its
+// LAB_BENCH_CONFIG for the Go side (pkg/lab's benchConfig), and the same
+// config, whose sizes the PyTorch side is given.
+type benchSize struct {
+	name, config string
+	c            lab.Config
+}
+
+// benchSizes are the models compared: the lab's DefaultConfig
+// (LAB_BENCH_CONFIG default) and the same with d_model 64 (d64).
+func benchSizes() []benchSize {
+	c := lab.DefaultConfig()
+	d64 := c
+	d64.Dim = 64
+	return []benchSize{
+		{fmt.Sprintf("%d layers, d_model %d (the lab's)", c.Layers, c.Dim), "default", c},
+		{fmt.Sprintf("%d layers, d_model %d", d64.Layers, d64.Dim), "d64", d64},
+	}
 }
 
 // throughput is one side's tokens per second in every round.
@@ -93,10 +105,11 @@ func runBench(rounds, steps int, jsonPath string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	res := benchResults{Command: "go run ./cmd/lab --bench", Batch: 32, SeqLen: 64, Steps: steps, Torch: torchVersion,
-		TorchEnv: torchEnv, GoVersion: runtime.Version(), CPU: cpuName(), LoadBefore: loadavg(), Started: time.Now().UTC().Format(time.RFC3339)}
+	sizes := benchSizes()
+	res := benchResults{Command: "go run ./cmd/lab --bench", Batch: sizes[0].c.Batch, SeqLen: sizes[0].c.TrainLen, Steps: steps, Torch: torchVersion,
+		TorchEnv: torchEnv, GoVersion: runtime.Version(), CPU: lab.CPUModel(), LoadBefore: loadavg(), Started: time.Now().UTC().Format(time.RFC3339)}
 	sides := []string{"GoMLX (Go backend)", "GoMLX (Go backend, GOEXPERIMENT=simd)", "PyTorch " + torchVersion + " (CPU)"}
-	for _, size := range benchSizes {
+	for _, size := range sizes {
 		samples := map[string][]float64{}
 		for r := range rounds {
 			order := slices.Clone(sides)
@@ -107,7 +120,7 @@ func runBench(rounds, steps int, jsonPath string, stdout, stderr io.Writer) erro
 				var tps float64
 				var err error
 				if strings.HasPrefix(side, "PyTorch") {
-					tps, err = torchThroughput(size.layers, size.dim, size.heads, steps)
+					tps, err = torchThroughput(size.c, steps)
 				} else {
 					tps, err = goThroughput(bins[side], size.config, steps)
 				}
@@ -172,10 +185,16 @@ func goThroughput(bin, config string, steps int) (float64, error) {
 	return 0, fmt.Errorf("lab: BenchmarkTrainStep printed no tokens/s:\n%s", out.String())
 }
 
-// torchThroughput runs scripts/lab_torch.py.
-func torchThroughput(layers, dim, heads, steps int) (float64, error) {
-	cmd := exec.Command("/usr/bin/python3", "scripts/lab_torch.py", "--layers", fmt.Sprint(layers), "--dim", fmt.Sprint(dim),
-		"--heads", fmt.Sprint(heads), "--seq", "64", "--batch", "32", "--steps", fmt.Sprint(steps))
+// torchArgs are scripts/lab_torch.py's arguments for steps training steps
+// of c's model: its sizes, L and batch.
+func torchArgs(c lab.Config, steps int) []string {
+	return []string{"scripts/lab_torch.py", "--layers", fmt.Sprint(c.Layers), "--dim", fmt.Sprint(c.Dim),
+		"--heads", fmt.Sprint(c.Heads), "--seq", fmt.Sprint(c.TrainLen), "--batch", fmt.Sprint(c.Batch), "--steps", fmt.Sprint(steps)}
+}
+
+// torchThroughput runs scripts/lab_torch.py on c's model.
+func torchThroughput(c lab.Config, steps int) (float64, error) {
+	cmd := exec.Command("/usr/bin/python3", torchArgs(c, steps)...)
 	cmd.Env = append(os.Environ(), torchEnv...)
 	out, err := cmd.Output()
 	if err != nil {
@@ -223,21 +242,9 @@ func median(v []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
+// loadavg returns the 1, 5 and 15 minute load averages as /proc/loadavg
+// writes them ("0.52 0.61 0.70").
 func loadavg() string {
-	data, _ := os.ReadFile("/proc/loadavg")
-	f := strings.Fields(string(data))
-	if len(f) < 3 {
-		return ""
-	}
-	return strings.Join(f[:3], " ")
-}
-
-func cpuName() string {
-	data, _ := os.ReadFile("/proc/cpuinfo")
-	for _, line := range strings.Split(string(data), "\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
+	l := lab.LoadAverage()
+	return fmt.Sprintf("%.2f %.2f %.2f", l[0], l[1], l[2])
 }

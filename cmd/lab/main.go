@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,7 +38,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	quick := fs.Bool("quick", false, "a small, fast run (CI): few steps, short lengths")
 	encodings := fs.String("encodings", "", "comma-separated encodings to train (default all: none,sinusoidal,learned,rope,alibi,t5)")
 	steps := fs.Int("steps", 0, "training steps per model (0: the config's)")
-	trainLen := fs.Int("train-len", 0, "training length L (0: the config's)")
+	trainLen := fs.Int("train-len", 0, "training length L (0: the config's); the passkey distances scale with L, keeping their place\n"+
+		"(the config's L−2 becomes the new L−2, its 8L−2 the new 8L−2), and T5's last bucket begins near L\n"+
+		"(with L buckets where the config's leave none past the exact ones)")
 	layers := fs.Int("layers", 0, "Transformer layers (0: the config's)")
 	dim := fs.Int("dim", 0, "model width d_model (0: the config's)")
 	heads := fs.Int("heads", 0, "attention heads (0: the config's)")
@@ -80,6 +83,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *quick {
 		c = lab.QuickConfig()
 	}
+	configLen := c.TrainLen
 	if *encodings != "" {
 		c.Encodings = nil
 		for _, name := range strings.Split(*encodings, ",") {
@@ -91,20 +95,30 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	for _, o := range []struct {
-		v   int
-		dst *int
-	}{{*steps, &c.Steps}, {*trainLen, &c.TrainLen}, {*layers, &c.Layers}, {*dim, &c.Dim}, {*heads, &c.Heads}, {*batch, &c.Batch}} {
+		flag string
+		v    int
+		dst  *int
+	}{{"steps", *steps, &c.Steps}, {"train-len", *trainLen, &c.TrainLen}, {"layers", *layers, &c.Layers},
+		{"dim", *dim, &c.Dim}, {"heads", *heads, &c.Heads}, {"batch", *batch, &c.Batch}} {
 		if o.v < 0 {
-			return fmt.Errorf("lab: sizes must be positive, got %d", o.v)
+			return fmt.Errorf("lab: --%s must not be negative, got %d", o.flag, o.v)
 		}
 		if o.v > 0 {
 			*o.dst = o.v
 		}
 	}
 	if *trainLen > 0 {
+		c.PasskeyDistances = scaleDistances(c.PasskeyDistances, configLen, *trainLen)
+		// A causal T5 has buckets/2 exact ones; its last must begin past them.
 		c.T5MaxLen = *trainLen
+		if c.T5Buckets/2 >= *trainLen {
+			c.T5Buckets = *trainLen
+		}
 	}
-	if *finetune >= 0 {
+	switch {
+	case *finetune < -1:
+		return fmt.Errorf("lab: --finetune-steps must be -1 (the config's) or more, got %d", *finetune)
+	case *finetune >= 0:
 		c.FinetuneSteps = *finetune
 	}
 	if err := c.Validate(); err != nil {
@@ -119,7 +133,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		Backend:       backend,
 		BackendConfig: config + " (" + backend.Description() + ")",
 		OutDir:        *out,
-		Progress:      lab.NewProgress(stderr, 0),
+		Progress:      lab.NewProgress(stderr, c.TotalSteps()),
 		Command:       strings.TrimSpace("go run ./cmd/lab " + strings.Join(args, " ")),
 		Code:          lab.CurrentCode("."),
 	})
@@ -131,6 +145,23 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	return writeFigures(res, *out, stdout)
+}
+
+// scaleDistances returns the passkey distances of a config trained on
+// length from, for training on length to: each keeps its place relative to
+// L, the sequence length it needs (d+2: key, value d before the query, and
+// the query) scaled by to/from and rounded, so that L−2, 2L−2, … 8L−2 map to
+// the new L−2, 2L−2, … 8L−2. Distances are at least 1; ones that round to
+// the same distance appear once.
+func scaleDistances(distances []int, from, to int) []int {
+	var out []int
+	for _, d := range distances {
+		n := max(int(math.Round(float64((d+2)*to)/float64(from)))-2, 1)
+		if len(out) == 0 || out[len(out)-1] != n {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // writeFigures draws the lab's figures into out/figures.

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -26,14 +24,14 @@ const agreementTolerance = 1e-5
 
 // check runs every measurement and prints its line.
 func check(o options, w io.Writer) error {
-	// The shared backend, as notebooks use it; BackendSummary creates it,
-	// or says why it could not.
-	summary := posgraph.BackendSummary()
-	if msg, failed := strings.CutPrefix(summary, "GoMLX backend: none: "); failed {
-		return errors.New(msg)
+	// The backend notebooks and cmd/lab get (GOMLX_BACKEND, else XLA when
+	// installed, else Go), or the error that says why it did not start.
+	backend, err := posgraph.NewBackend()
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(w, "xla-check: %s\n", summary)
-	backend := posgraph.Backend()
+	config, reason := posgraph.ChooseBackend()
+	fmt.Fprintf(w, "xla-check: GoMLX backend: %s (%s)\n", config, reason)
 	fmt.Fprintf(w, "xla-check: device: %s; %s\n", backend.Description(), backend.DeviceDescription(0))
 
 	if err := agreement(backend, w); err != nil {

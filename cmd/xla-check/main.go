@@ -1,4 +1,4 @@
-// Command xla-check measures the GoMLX backend that posgraph.Backend picks
+// Command xla-check measures the GoMLX backend that posgraph.NewBackend picks
 // (GOMLX_BACKEND: xla:cpu, xla:cuda or go) against pkg/posenc's host code,
 // and prints one line per figure:
 //

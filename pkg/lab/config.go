@@ -95,14 +95,15 @@ func (c Config) Validate() error {
 	if len(c.Encodings) == 0 {
 		return fmt.Errorf("lab: no encodings to train")
 	}
+	// The training first: a too short L is the reason, not what it does to a model.
+	if err := (Training{SeqLen: c.TrainLen, Batch: c.Batch, Steps: c.Steps, LearningRate: c.LearningRate,
+		PasskeyFraction: c.PasskeyFraction}).Validate(); err != nil {
+		return err
+	}
 	for _, e := range c.Encodings {
 		if err := c.Model(e).Validate(); err != nil {
 			return err
 		}
-	}
-	if err := (Training{SeqLen: c.TrainLen, Batch: c.Batch, Steps: c.Steps, LearningRate: c.LearningRate,
-		PasskeyFraction: c.PasskeyFraction}).Validate(); err != nil {
-		return err
 	}
 	if len(c.Multiples) == 0 || c.Multiples[0] != 1 || !slices.IsSorted(c.Multiples) {
 		return fmt.Errorf("lab: multiples must start at 1 and increase, got %v", c.Multiples)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -15,21 +16,28 @@ func environment(backendConfig string) Environment {
 		Backend:      backendConfig,
 		GoVersion:    runtime.Version(),
 		GOEXPERIMENT: goexperiment(),
-		CPU:          cpuModel(),
+		CPU:          CPUModel(),
 		Cores:        runtime.NumCPU(),
-		LoadBefore:   loadAverage(),
+		LoadBefore:   LoadAverage(),
 	}
 	return env
 }
 
 // goexperiment returns the GOEXPERIMENT this binary was built with, from
-// its build information.
+// its build information ("" without one).
 func goexperiment() string {
-	return buildSetting("GOEXPERIMENT")
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "GOEXPERIMENT" {
+				return s.Value
+			}
+		}
+	}
+	return ""
 }
 
-// cpuModel returns the CPU's model name from /proc/cpuinfo ("" elsewhere).
-func cpuModel() string {
+// CPUModel returns the CPU's model name from /proc/cpuinfo ("" elsewhere).
+func CPUModel() string {
 	f, err := os.Open("/proc/cpuinfo")
 	if err != nil {
 		return ""
@@ -44,14 +52,18 @@ func cpuModel() string {
 	return ""
 }
 
-// loadAverage returns the 1, 5 and 15 minute load averages (zeros where
+// LoadAverage returns the 1, 5 and 15 minute load averages (zeros where
 // /proc/loadavg does not exist).
-func loadAverage() (l [3]float64) {
+func LoadAverage() (l [3]float64) {
 	data, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
 		return l
 	}
-	for i, f := range strings.Fields(string(data))[:3] {
+	fields := strings.Fields(string(data))
+	if len(fields) < 3 {
+		return l
+	}
+	for i, f := range fields[:3] {
 		l[i], _ = strconv.ParseFloat(f, 64)
 	}
 	return l

@@ -109,7 +109,10 @@ func WriteFigures(r *Results, dir string) ([]string, error) {
 		"passkey.png": func() (*viz.Figure, error) { return FigurePasskey(r, trained...) },
 	}
 	if _, err := r.Run("rope+pi"); err == nil {
-		scaled := []string{"rope", "rope+pi", "rope+ntk", "rope+dynamic", "rope+yarn"}
+		scaled := []string{"rope"}
+		for _, m := range Methods {
+			scaled = append(scaled, "rope+"+m)
+		}
 		if _, err := r.Run("rope+pi-finetune"); err == nil {
 			scaled = append(scaled, "rope+pi-finetune")
 		}

@@ -33,7 +33,7 @@ func TestEncodeDecode(t *testing.T) {
 			t.Errorf("Decode(Encode(%q)) = %q; want %q", c.in, back, c.back)
 		}
 	}
-	if got := Decode([]int32{TokenKey, TokenValue0 + 7, TokenQuery}); got != "⟨key⟩⟨v7⟩⟨query⟩" {
+	if got := Decode([]int32{TokenKey, TokenValue0 + 7, TokenQuery, TokenValue0 + NumValues - 1}); got != "⟨key⟩⟨v7⟩⟨query⟩⟨v15⟩" {
 		t.Errorf("Decode(passkey tokens) = %q", got)
 	}
 	for _, tok := range Encode(CorpusText()) {
@@ -135,6 +135,17 @@ func TestModelValidate(t *testing.T) {
 	m.Scaling = posenc.LinearScaling(2)
 	if err := m.Validate(); err == nil || !strings.Contains(err.Error(), "applies to rope only") {
 		t.Errorf("ALiBi with PI: %v", err)
+	}
+	// T5's last bucket must begin past its exact ones (buckets/2 for a causal
+	// model): an error, not NewT5Encoder's panic.
+	m = DefaultConfig().Model(T5)
+	m.T5MaxLen = 16
+	if err := m.Validate(); err == nil || !strings.Contains(err.Error(), "max_distance must be > max_exact (16), got 16") {
+		t.Errorf("T5 with 32 buckets up to 16: %v", err)
+	}
+	m.Encoding = ALiBi // the buckets matter to T5 only
+	if err := m.Validate(); err != nil {
+		t.Errorf("ALiBi with T5 buckets no T5 could use: %v", err)
 	}
 	if _, err := ParseEncoding("RoPE"); err == nil {
 		t.Error("ParseEncoding is case-insensitive; want exact names")

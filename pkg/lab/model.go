@@ -75,6 +75,11 @@ func (m Model) Validate() error {
 	if m.Scaling.Kind != posenc.ScalingNone && m.Encoding != RoPE {
 		return fmt.Errorf("lab: scaling %s applies to rope only, not %s", m.Scaling.Kind, m.Encoding)
 	}
+	if m.Encoding == T5 {
+		if err := m.t5().Validate(); err != nil {
+			return fmt.Errorf("lab: t5 buckets %d, max length %d: %w", m.T5Buckets, m.T5MaxLen, err)
+		}
+	}
 	return m.rope().Validate()
 }
 
@@ -82,6 +87,12 @@ func (m Model) Validate() error {
 // scaling.
 func (m Model) rope() posenc.RoPE {
 	return posenc.NewRoPE(m.Dim / m.Heads).WithLayout(posenc.Halves).WithScaling(m.Scaling)
+}
+
+// t5 is the model's T5 bucketing: causal (one-directional), T5Buckets
+// buckets, the last beginning near T5MaxLen.
+func (m Model) t5() posenc.T5Buckets {
+	return posenc.T5Buckets{NumBuckets: m.T5Buckets, MaxDistance: m.T5MaxLen}
 }
 
 // Logits is the model: tokens [batch, seq] int32 → logits [batch, seq,
@@ -141,7 +152,7 @@ func (m Model) biasEncoder(scope *model.Scope) posgraph.BiasEncoder {
 	case ALiBi:
 		return posgraph.NewALiBiEncoder(true)
 	case T5:
-		return posgraph.NewT5Encoder(scope.In("t5"), posenc.T5Buckets{NumBuckets: m.T5Buckets, MaxDistance: m.T5MaxLen})
+		return posgraph.NewT5Encoder(scope.In("t5"), m.t5())
 	}
 	return nil
 }

@@ -23,7 +23,8 @@ type Progress struct {
 }
 
 // NewProgress returns a progress bar on w (nil: none) for a run of
-// totalSteps training steps in all.
+// totalSteps training steps in all (Config.TotalSteps); when it is positive
+// the bar also shows the whole run's ETA.
 func NewProgress(w io.Writer, totalSteps int) *Progress {
 	p := &Progress{w: w, totalSteps: totalSteps, start: time.Now()}
 	if f, ok := w.(*os.File); ok {
@@ -61,7 +62,8 @@ func (p *Progress) Update(s Step) {
 		left := float64(s.Steps-s.Step) * perStep
 		eta = fmtDuration(left)
 		if p.totalSteps > 0 {
-			eta += ", lab " + fmtDuration(left+float64(p.totalSteps-p.doneSteps-s.Step)*perStep)
+			// The lab's steps left include this model's: left is part of it.
+			eta += ", lab " + fmtDuration(float64(p.totalSteps-p.doneSteps-s.Step)*perStep)
 		}
 	}
 	line := fmt.Sprintf("%-18s %s %5d/%d  loss %.3f  %5.1fk tok/s  ETA %s", p.name, bar, s.Step, s.Steps,

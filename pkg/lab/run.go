@@ -5,6 +5,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -50,22 +52,14 @@ type Options struct {
 	Code          CodeVersion
 }
 
-// totalSteps is the number of training steps of c, for the progress bar.
-func (c Config) totalSteps() int {
+// TotalSteps is the number of training steps RunLab takes for c, every
+// model's and the fine-tune's: what NewProgress wants for the lab's ETA.
+func (c Config) TotalSteps() int {
 	n := len(c.Encodings) * c.Steps
-	if c.hasRoPE() {
+	if slices.Contains(c.Encodings, RoPE) {
 		n += c.FinetuneSteps
 	}
 	return n
-}
-
-func (c Config) hasRoPE() bool {
-	for _, e := range c.Encodings {
-		if e == RoPE {
-			return true
-		}
-	}
-	return false
 }
 
 // RunLab trains and evaluates every model of c and returns the results,
@@ -79,6 +73,7 @@ func RunLab(c Config, o Options) (*Results, error) {
 	res.Environment = environment(o.BackendConfig)
 	text := LoadText()
 	p := o.Progress
+	lengths := multiplesText(c.Multiples) // "1×, 2×, 4×, 8× L", for the notes
 	var ropeStore *model.Store
 	for _, e := range c.Encodings {
 		m := c.Model(e)
@@ -88,13 +83,13 @@ func RunLab(c Config, o Options) (*Results, error) {
 		if err != nil {
 			return nil, err
 		}
-		run, err := c.evaluate(o.Backend, store, m, string(e), func(n int) posenc.Scaling { return posenc.Scaling{} })
+		run, err := c.evaluate(o.Backend, store, m, string(e), text.Valid, func(n int) posenc.Scaling { return posenc.Scaling{} })
 		if err != nil {
 			return nil, err
 		}
 		run.Train = &stats
 		res.Runs = append(res.Runs, *run)
-		p.Note("%-18s loss at 1×, 2×, 4×, 8× L: %s", e, lossSummary(run))
+		p.Note("%-18s loss at %s: %s", e, lengths, lossSummary(run))
 		if err := c.checkpoint(o.OutDir, string(e), store); err != nil {
 			return nil, err
 		}
@@ -105,7 +100,7 @@ func RunLab(c Config, o Options) (*Results, error) {
 	if ropeStore != nil && c.Scalings {
 		for _, method := range Methods {
 			m := c.Model(RoPE)
-			run, err := c.evaluate(o.Backend, ropeStore, m, "rope+"+method, func(n int) posenc.Scaling {
+			run, err := c.evaluate(o.Backend, ropeStore, m, "rope+"+method, text.Valid, func(n int) posenc.Scaling {
 				return methodScaling(method, n, c.TrainLen, c.DynamicNTKFactor)
 			})
 			if err != nil {
@@ -113,7 +108,7 @@ func RunLab(c Config, o Options) (*Results, error) {
 			}
 			run.Scaling = method
 			res.Runs = append(res.Runs, *run)
-			p.Note("%-18s loss at 1×, 2×, 4×, 8× L: %s", run.Name, lossSummary(run))
+			p.Note("%-18s loss at %s: %s", run.Name, lengths, lossSummary(run))
 		}
 	}
 	if ropeStore != nil && c.FinetuneSteps > 0 {
@@ -122,10 +117,10 @@ func RunLab(c Config, o Options) (*Results, error) {
 			return nil, err
 		}
 		res.Runs = append(res.Runs, *run)
-		p.Note("%-18s loss at 1×, 2×, 4×, 8× L: %s", run.Name, lossSummary(run))
+		p.Note("%-18s loss at %s: %s", run.Name, lengths, lossSummary(run))
 	}
 	res.WallSeconds = time.Since(start).Seconds()
-	res.Environment.LoadAfter = loadAverage()
+	res.Environment.LoadAfter = LoadAverage()
 	res.Environment.PeakRSSMiB = peakRSSMiB()
 	if o.OutDir != "" {
 		if err := res.Write(filepath.Join(o.OutDir, "results.json")); err != nil {
@@ -159,7 +154,7 @@ func (c Config) finetune(o Options, ropeStore *model.Store, text Text) (*Run, er
 	if err != nil {
 		return nil, err
 	}
-	run, err := c.evaluate(o.Backend, store, c.Model(RoPE), name, func(int) posenc.Scaling { return m.Scaling })
+	run, err := c.evaluate(o.Backend, store, c.Model(RoPE), name, text.Valid, func(int) posenc.Scaling { return m.Scaling })
 	if err != nil {
 		return nil, err
 	}
@@ -168,13 +163,12 @@ func (c Config) finetune(o Options, ropeStore *model.Store, text Text) (*Run, er
 }
 
 // evaluate measures m (its Scaling set by scaling for each length) on the
-// validation text at every multiple of L, and on passkeys at every
-// distance.
-func (c Config) evaluate(backend compute.Backend, store *model.Store, m Model, name string, scaling func(n int) posenc.Scaling) (*Run, error) {
+// validation text valid at every multiple of L, and on passkeys (with
+// filler from valid) at every distance.
+func (c Config) evaluate(backend compute.Backend, store *model.Store, m Model, name string, valid []int32, scaling func(n int) posenc.Scaling) (*Run, error) {
 	run := &Run{Name: name, Encoding: m.Encoding}
 	start := time.Now()
 	defer func() { run.EvalSeconds = math.Round(time.Since(start).Seconds()*10) / 10 }()
-	text := LoadText()
 	evaluators := map[int]*Evaluator{}
 	evaluatorAt := func(n int) (*Evaluator, error) {
 		if e, ok := evaluators[n]; ok {
@@ -195,7 +189,7 @@ func (c Config) evaluate(backend compute.Backend, store *model.Store, m Model, n
 			if err != nil {
 				return nil, err
 			}
-			per, err := e.LossByPosition(text.Valid, n, c.EvalWindows)
+			per, err := e.LossByPosition(valid, n, c.EvalWindows)
 			if err != nil {
 				return nil, err
 			}
@@ -215,7 +209,7 @@ func (c Config) evaluate(backend compute.Backend, store *model.Store, m Model, n
 			if err != nil {
 				return nil, err
 			}
-			if pk.Accuracy, err = e.PasskeyAccuracy(text.Valid, n, d, c.PasskeyExamples, uint64(c.Seed)); err != nil {
+			if pk.Accuracy, err = e.PasskeyAccuracy(valid, n, d, c.PasskeyExamples, uint64(c.Seed)); err != nil {
 				return nil, err
 			}
 		}
@@ -232,6 +226,15 @@ func (c Config) checkpoint(dir, name string, store *model.Store) error {
 		return err
 	}
 	return SaveCheckpoint(filepath.Join(dir, "checkpoints", name+".gob"), store)
+}
+
+// multiplesText lists the multiples of L, as "1×, 2×, 4×, 8× L".
+func multiplesText(multiples []int) string {
+	s := make([]string, len(multiples))
+	for i, k := range multiples {
+		s[i] = fmt.Sprintf("%d×", k)
+	}
+	return strings.Join(s, ", ") + " L"
 }
 
 func lossSummary(run *Run) string {

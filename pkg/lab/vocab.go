@@ -1,6 +1,9 @@
 package lab
 
-import "unicode/utf8"
+import (
+	"strconv"
+	"unicode/utf8"
+)
 
 // The vocabulary: one token per character of printable ASCII, tab and
 // newline; one token for every other character; then the passkey task's
@@ -65,18 +68,11 @@ func Decode(tokens []int32) string {
 			b = append(b, "⟨query⟩"...)
 		case t >= TokenValue0 && t < VocabSize:
 			b = append(b, "⟨v"...)
-			b = append(b, []byte(itoa(int(t-TokenValue0)))...)
+			b = strconv.AppendInt(b, int64(t-TokenValue0), 10)
 			b = append(b, "⟩"...)
 		default:
 			b = append(b, '?')
 		}
 	}
 	return string(b)
-}
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
 }
