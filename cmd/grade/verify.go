@@ -199,18 +199,7 @@ func (v *verifier) overlayFor(solved func(catalog.Exercise) bool) map[string]str
 
 // grade grades the working tree with replace as overlay.
 func (v *verifier) grade(replace map[string]string) (*Report, error) {
-	tmp, err := os.MkdirTemp("", "grade-verify-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	overlay := ""
-	if len(replace) > 0 {
-		if overlay, err = writeOverlay(tmp, replace); err != nil {
-			return nil, err
-		}
-	}
-	return gradeDir(v.root, overlay, catalog.Exercises)
+	return gradeDir(v.root, replace, catalog.Exercises)
 }
 
 // checkRun checks a report where the exercises solved says carry their
@@ -317,11 +306,7 @@ func (v *verifier) checkIsolation() (string, error) {
 		}
 		replace[filepath.Join(v.root, catalog.Dir, e.File())] = path
 	}
-	overlay, err := writeOverlay(tmp, replace)
-	if err != nil {
-		return "", err
-	}
-	rep, err := gradeDir(v.root, overlay, catalog.Exercises)
+	rep, err := v.grade(replace)
 	if err != nil {
 		return "", err
 	}
@@ -350,28 +335,6 @@ func (v *verifier) checkIsolation() (string, error) {
 	return fmt.Sprintf("%d of %d exercises still pass, %d/%d points", rep.Passed, rep.Total, rep.Points, rep.MaxPoints), p.err()
 }
 
-// writeOverlay writes a go build -overlay file into dir.
-func writeOverlay(dir string, replace map[string]string) (string, error) {
-	var b bytes.Buffer
-	b.WriteString("{\"Replace\":{")
-	first := true
-	keys := make([]string, 0, len(replace))
-	for k := range replace {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if !first {
-			b.WriteByte(',')
-		}
-		first = false
-		fmt.Fprintf(&b, "%q:%q", k, replace[k])
-	}
-	b.WriteString("}}")
-	path := filepath.Join(dir, "overlay.json")
-	return path, os.WriteFile(path, b.Bytes(), 0o644)
-}
-
 // checkNewUser copies the module into a temporary directory, copies
 // solutions/*.go over exercises/ as a learner would, and grades it.
 func (v *verifier) checkNewUser() (string, error) {
@@ -390,7 +353,7 @@ func (v *verifier) checkNewUser() (string, error) {
 			return "", err
 		}
 	}
-	rep, err := gradeDir(tmp, "", catalog.Exercises)
+	rep, err := gradeDir(tmp, nil, catalog.Exercises)
 	if err != nil {
 		return "", err
 	}
