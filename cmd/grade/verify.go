@@ -8,7 +8,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -373,19 +372,7 @@ func (v *verifier) checkNewUser() (string, error) {
 func treeHash(root string, dirs ...string) (string, error) {
 	h := sha256.New()
 	for _, dir := range dirs {
-		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(h, "%s\x00%d\x00", path, len(data))
-			h.Write(data)
-			return nil
-		})
-		if err != nil {
+		if err := hashTree(h, filepath.Join(root, dir), nil); err != nil {
 			return "", err
 		}
 	}
