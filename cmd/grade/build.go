@@ -24,11 +24,10 @@ import (
 
 // built is the outcome of compiling the exercise tests.
 type built struct {
-	binary  string              // the test binary, when the build succeeded
-	broken  map[int]string      // exercises replaced by a stand-in: their compiler error's first line
-	errs    map[string][]string // every compiler error, by file
-	leftOut []string            // files of the learner's own that do not compile, left out of the build
-	fatal   string              // what stopped the build, when nothing could be graded
+	binary string              // the test binary, when the build succeeded
+	broken map[int]string      // exercises replaced by a stand-in: their compiler error's first line
+	errs   map[string][]string // every compiler error, by file
+	fatal  string              // what stopped the build, when nothing could be graded
 }
 
 // errorText returns every compiler error of the broken files, once, in
@@ -97,7 +96,6 @@ func build(root, dir string, replace map[string]string) (*built, error) {
 						return nil, err
 					}
 					replace[abs] = empty
-					b.leftOut = append(b.leftOut, file)
 					progress = true
 				}
 				continue

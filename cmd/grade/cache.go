@@ -113,9 +113,8 @@ func hashFile(h io.Writer, path string) error {
 
 // cacheEntry is what the cache stores beside each binary.
 type cacheEntry struct {
-	Broken  map[int]string
-	Errs    map[string][]string
-	LeftOut []string
+	Broken map[int]string
+	Errs   map[string][]string
 }
 
 func cacheGet(dir, key string) (*built, bool) {
@@ -139,7 +138,7 @@ func cacheGet(dir, key string) (*built, bool) {
 	if e.Errs == nil {
 		e.Errs = map[string][]string{}
 	}
-	return &built{binary: binary, broken: e.Broken, errs: e.Errs, leftOut: e.LeftOut}, true
+	return &built{binary: binary, broken: e.Broken, errs: e.Errs}, true
 }
 
 // cachePut stores b's binary under key and drops the oldest entries. A
@@ -148,7 +147,7 @@ func cachePut(dir, key string, b *built) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return
 	}
-	data, err := json.Marshal(cacheEntry{Broken: b.broken, Errs: b.errs, LeftOut: b.leftOut})
+	data, err := json.Marshal(cacheEntry{Broken: b.broken, Errs: b.errs})
 	if err != nil {
 		return
 	}
