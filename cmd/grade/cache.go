@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/posenc/course/internal/cli"
 )
 
 // The grader keeps its last few test binaries, keyed by everything they are
@@ -157,7 +159,7 @@ func cachePut(dir, key string, b *built) {
 	}
 	tmp := f.Name()
 	f.Close()
-	if copyBinary(b.binary, tmp) != nil || os.Chmod(tmp, 0o755) != nil || os.Rename(tmp, filepath.Join(dir, key+".test")) != nil {
+	if cli.CopyFile(tmp, b.binary) != nil || os.Chmod(tmp, 0o755) != nil || os.Rename(tmp, filepath.Join(dir, key+".test")) != nil {
 		os.Remove(tmp)
 		return
 	}
@@ -185,21 +187,4 @@ func cachePut(dir, key string, b *built) {
 		os.Remove(filepath.Join(dir, o.key+".test"))
 		os.Remove(filepath.Join(dir, o.key+".json"))
 	}
-}
-
-func copyBinary(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
