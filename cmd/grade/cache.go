@@ -83,7 +83,9 @@ func cacheLocation(root string, replace map[string]string) (string, string) {
 }
 
 // hashTree hashes the names and contents of the files under path, each
-// replaced by its overlay when it has one.
+// replaced by its overlay when it has one. A link is hashed by what it
+// points to, as go build reads it; one that points nowhere (or to a folder)
+// is an error, which leaves the cache unused.
 func hashTree(h io.Writer, path string, replace map[string]string) error {
 	return filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -92,7 +94,7 @@ func hashTree(h io.Writer, path string, replace map[string]string) error {
 			}
 			return err
 		}
-		if d.IsDir() || !d.Type().IsRegular() {
+		if d.IsDir() {
 			return nil
 		}
 		fmt.Fprintf(h, "file\x00%s\x00", p)
