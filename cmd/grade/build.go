@@ -9,6 +9,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,7 +55,10 @@ var compileError = regexp.MustCompile(`^(\S+\.go):(\d+)(?::(\d+))?: (.*)$`)
 // until it succeeds or an error is in no exercise's files.
 func build(root, dir string, replace map[string]string) (*built, error) {
 	b := &built{broken: map[int]string{}, errs: map[string][]string{}}
-	replace = maps(replace)
+	replace = maps.Clone(replace) // build adds stand-ins; the caller's map stays as it was
+	if replace == nil {
+		replace = map[string]string{}
+	}
 	binary := filepath.Join(dir, "exercises.test")
 	if runtime.GOOS == "windows" {
 		binary += ".exe"
@@ -127,15 +131,6 @@ func suffix(col string) string {
 		return ""
 	}
 	return ":" + col
-}
-
-// maps returns a copy of m.
-func maps(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // original returns the path that the overlay file path stands in for.
