@@ -318,12 +318,13 @@ func (v *verifier) checkIsolation() (string, error) {
 	for i, e := range catalog.Exercises {
 		r := rep.Exercises[i]
 		b, broken := brokenFiles[e.Num]
-		usesBroken := slices.ContainsFunc(e.Uses, func(u int) bool { return brokenFiles[u].status == catalog.StatusNoCompile })
+		calls := slices.IndexFunc(e.Uses, func(u int) bool { return brokenFiles[u].status == catalog.StatusNoCompile })
+		usesBroken := calls >= 0
 		switch {
 		case broken && (r.Status != b.status || !strings.Contains(r.Summary, b.want)):
 			p.addf("%s: status %q, %q; want %q containing %q", e.Name(), r.Status, r.Summary, b.status, b.want)
 		case !broken && usesBroken && (r.Status != catalog.StatusWaits || !strings.Contains(r.Summary, "which does not compile")):
-			p.addf("%s, which calls exercise 7: status %q, %q; want %q saying which does not compile", e.Name(), r.Status, r.Summary, catalog.StatusWaits)
+			p.addf("%s, which calls exercise %d: status %q, %q; want %q saying which does not compile", e.Name(), e.Uses[calls], r.Status, r.Summary, catalog.StatusWaits)
 		case !broken && !usesBroken && !r.Passed:
 			p.addf("%s lost its points to another exercise's broken file: %s, %s", e.Name(), r.Status, r.Summary)
 		}
