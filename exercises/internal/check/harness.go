@@ -333,9 +333,7 @@ func (ex *Exercise) Run(t *testing.T) {
 	o := ex.summarize(results)
 	defer ex.report(results, o)
 	switch o.status {
-	case catalog.StatusTodo:
-		t.Fatal(o.summary)
-	case catalog.StatusWaits:
+	case catalog.StatusTodo, catalog.StatusWaits:
 		t.Fatal(o.summary)
 	}
 	todoSeen := map[string]bool{}
