@@ -30,10 +30,6 @@ import (
 	"github.com/posenc/course/internal/catalog"
 )
 
-// TimeoutEnv overrides the time each check may take, as a Go duration
-// ("10s"), for very slow machines.
-const TimeoutEnv = "EXERCISE_TIMEOUT"
-
 func init() {
 	// The learner's code never needs a deep stack: with this limit, a
 	// function that calls itself without end stops the process in a fraction
@@ -47,7 +43,7 @@ func init() {
 var timeout = timeoutFromEnv()
 
 func timeoutFromEnv() time.Duration {
-	if d, err := time.ParseDuration(os.Getenv(TimeoutEnv)); err == nil && d > 0 {
+	if d, err := time.ParseDuration(os.Getenv(catalog.TimeoutEnv)); err == nil && d > 0 {
 		return d
 	}
 	return 3 * time.Second

@@ -92,7 +92,7 @@ func run(workers int, jsonOut, only string, keep bool) error {
 	// A mutant that loops is stopped by the exercise tests' own timeout
 	// (and so killed) long before gremlins' timeout would only mark it
 	// timed out.
-	cmd.Env = append(os.Environ(), "EXERCISE_TIMEOUT=1s", "GOFLAGS=-mod=mod")
+	cmd.Env = append(os.Environ(), catalog.TimeoutEnv+"=1s", "GOFLAGS=-mod=mod")
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("gremlins: %w", err)
