@@ -44,12 +44,12 @@ func main() {
 }
 
 func run(workers int, jsonOut, only string, keep bool) error {
-	root, err := os.Getwd()
+	root, err := cli.FindRoot("")
 	if err != nil {
 		return err
 	}
 	if _, err := os.Stat(filepath.Join(root, "tools", "gremlins", "go.mod")); err != nil {
-		return fmt.Errorf("run it from the repository root: %w", err)
+		return fmt.Errorf("gremlins is not pinned in this checkout: %w", err)
 	}
 	tmp, err := os.MkdirTemp("", "mutate-")
 	if err != nil {
