@@ -314,7 +314,9 @@ func (ex *Exercise) summarize(results []Result) outcome {
 	return o
 }
 
-// todoMessage is what an untouched stub gets, once for the whole exercise.
+// todoMessage is what go test says of an untouched stub, once for the whole
+// exercise. cmd/grade words it its own way (report.go), under a row whose
+// result already reads "not implemented".
 func (ex *Exercise) todoMessage() string {
 	return fmt.Sprintf("%s: open %s and write %s (%s). Hints: exercises/README.md",
 		catalog.NotImplemented, ex.Info.Path(), ex.Info.FuncList(), ex.Info.Where())
