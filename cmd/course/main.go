@@ -32,8 +32,6 @@ import (
 	"github.com/posenc/course/internal/cli"
 )
 
-const modulePath = cli.ModulePath
-
 const usage = `usage: course [flags] <command> [lesson ...]
 
 commands:

@@ -15,7 +15,7 @@ import (
 func tempCourse(t *testing.T, executed bool) string {
 	t.Helper()
 	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module "+modulePath+"\n\ngo 1.26\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module "+cli.ModulePath+"\n\ngo 1.26\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	lp := writeLesson(t, filepath.Join(root, "lessons"), "07-demo.md", demoLesson)
@@ -150,25 +150,16 @@ func TestRunWithoutJupyter(t *testing.T) {
 	}
 }
 
-func TestFindRoot(t *testing.T) {
+// TestRootFromCurrentFolder checks that the command finds the checkout
+// from a folder inside it, and names its -root option outside one.
+func TestRootFromCurrentFolder(t *testing.T) {
 	root := tempCourse(t, false)
-	sub := filepath.Join(root, "lessons")
-	wd, _ := os.Getwd()
-	t.Cleanup(func() { os.Chdir(wd) })
-	if err := os.Chdir(sub); err != nil {
-		t.Fatal(err)
+	t.Chdir(filepath.Join(root, "lessons"))
+	if code, stdout, stderr := runCourse("list"); code != 0 || !strings.Contains(stdout, "lessons/07-demo.md") {
+		t.Errorf("list from lessons/ = %d, %q, %q; want 0 and the demo lesson", code, stdout, stderr)
 	}
-	got, err := cli.FindRoot("-root")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want, _ := filepath.EvalSymlinks(root); got != root && got != want {
-		t.Errorf("findRoot = %q; want %q", got, root)
-	}
-	if err := os.Chdir(t.TempDir()); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cli.FindRoot("-root"); err == nil || !strings.Contains(err.Error(), "give -root") {
-		t.Errorf("findRoot outside = %v; want an error suggesting -root", err)
+	t.Chdir(t.TempDir())
+	if code, _, stderr := runCourse("list"); code != 1 || !strings.Contains(stderr, "give -root") {
+		t.Errorf("list outside the course = %d, %q; want 1 and an error suggesting -root", code, stderr)
 	}
 }

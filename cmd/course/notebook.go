@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"strings"
 )
@@ -172,10 +173,7 @@ func WithOutputs(gen, executed Notebook) (Notebook, error) {
 	}
 	cells := make([]any, len(gc))
 	for i := range gc {
-		c := map[string]any{}
-		for k, v := range gc[i] {
-			c[k] = v
-		}
+		c := maps.Clone(gc[i]) // Cells gives {} for a cell that is not an object
 		if CellType(gc[i]) == "code" {
 			if CellSource(gc[i]) != CellSource(ec[i]) {
 				return nil, fmt.Errorf("executed notebook's cell %d has another source", i)
@@ -186,15 +184,15 @@ func WithOutputs(gen, executed Notebook) (Notebook, error) {
 		}
 		cells[i] = c
 	}
-	out := Notebook{}
-	for k, v := range gen {
-		out[k] = v
+	out := maps.Clone(gen)
+	if out == nil {
+		out = Notebook{}
 	}
 	out["cells"] = cells
 	if info, ok := notebookMetadata(executed)["language_info"].(map[string]any); ok {
-		meta := map[string]any{}
-		for k, v := range notebookMetadata(gen) {
-			meta[k] = v
+		meta := maps.Clone(notebookMetadata(gen))
+		if meta == nil {
+			meta = map[string]any{}
 		}
 		meta["language_info"] = info
 		out["metadata"] = meta

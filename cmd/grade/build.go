@@ -9,6 +9,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,11 +25,10 @@ import (
 
 // built is the outcome of compiling the exercise tests.
 type built struct {
-	binary  string              // the test binary, when the build succeeded
-	broken  map[int]string      // exercises replaced by a stand-in: their compiler error's first line
-	errs    map[string][]string // every compiler error, by file
-	leftOut []string            // files of the learner's own that do not compile, left out of the build
-	fatal   string              // what stopped the build, when nothing could be graded
+	binary string              // the test binary, when the build succeeded
+	broken map[int]string      // exercises replaced by a stand-in: their compiler error's first line
+	errs   map[string][]string // every compiler error, by file
+	fatal  string              // what stopped the build, when nothing could be graded
 }
 
 // errorText returns every compiler error of the broken files, once, in
@@ -55,7 +55,10 @@ var compileError = regexp.MustCompile(`^(\S+\.go):(\d+)(?::(\d+))?: (.*)$`)
 // until it succeeds or an error is in no exercise's files.
 func build(root, dir string, replace map[string]string) (*built, error) {
 	b := &built{broken: map[int]string{}, errs: map[string][]string{}}
-	replace = maps(replace)
+	replace = maps.Clone(replace) // build adds stand-ins; the caller's map stays as it was
+	if replace == nil {
+		replace = map[string]string{}
+	}
 	binary := filepath.Join(dir, "exercises.test")
 	if runtime.GOOS == "windows" {
 		binary += ".exe"
@@ -97,7 +100,6 @@ func build(root, dir string, replace map[string]string) (*built, error) {
 						return nil, err
 					}
 					replace[abs] = empty
-					b.leftOut = append(b.leftOut, file)
 					progress = true
 				}
 				continue
@@ -129,15 +131,6 @@ func suffix(col string) string {
 		return ""
 	}
 	return ":" + col
-}
-
-// maps returns a copy of m.
-func maps(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // original returns the path that the overlay file path stands in for.

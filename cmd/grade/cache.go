@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/posenc/course/internal/cli"
 )
 
 // The grader keeps its last few test binaries, keyed by everything they are
@@ -81,7 +83,9 @@ func cacheLocation(root string, replace map[string]string) (string, string) {
 }
 
 // hashTree hashes the names and contents of the files under path, each
-// replaced by its overlay when it has one.
+// replaced by its overlay when it has one. A link is hashed by what it
+// points to, as go build reads it; one that points nowhere (or to a folder)
+// is an error, which leaves the cache unused.
 func hashTree(h io.Writer, path string, replace map[string]string) error {
 	return filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -90,7 +94,7 @@ func hashTree(h io.Writer, path string, replace map[string]string) error {
 			}
 			return err
 		}
-		if d.IsDir() || !d.Type().IsRegular() {
+		if d.IsDir() {
 			return nil
 		}
 		fmt.Fprintf(h, "file\x00%s\x00", p)
@@ -113,9 +117,8 @@ func hashFile(h io.Writer, path string) error {
 
 // cacheEntry is what the cache stores beside each binary.
 type cacheEntry struct {
-	Broken  map[int]string
-	Errs    map[string][]string
-	LeftOut []string
+	Broken map[int]string
+	Errs   map[string][]string
 }
 
 func cacheGet(dir, key string) (*built, bool) {
@@ -139,7 +142,7 @@ func cacheGet(dir, key string) (*built, bool) {
 	if e.Errs == nil {
 		e.Errs = map[string][]string{}
 	}
-	return &built{binary: binary, broken: e.Broken, errs: e.Errs, leftOut: e.LeftOut}, true
+	return &built{binary: binary, broken: e.Broken, errs: e.Errs}, true
 }
 
 // cachePut stores b's binary under key and drops the oldest entries. A
@@ -148,7 +151,7 @@ func cachePut(dir, key string, b *built) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return
 	}
-	data, err := json.Marshal(cacheEntry{Broken: b.broken, Errs: b.errs, LeftOut: b.leftOut})
+	data, err := json.Marshal(cacheEntry{Broken: b.broken, Errs: b.errs})
 	if err != nil {
 		return
 	}
@@ -158,7 +161,7 @@ func cachePut(dir, key string, b *built) {
 	}
 	tmp := f.Name()
 	f.Close()
-	if copyBinary(b.binary, tmp) != nil || os.Chmod(tmp, 0o755) != nil || os.Rename(tmp, filepath.Join(dir, key+".test")) != nil {
+	if cli.CopyFile(tmp, b.binary) != nil || os.Chmod(tmp, 0o755) != nil || os.Rename(tmp, filepath.Join(dir, key+".test")) != nil {
 		os.Remove(tmp)
 		return
 	}
@@ -186,21 +189,4 @@ func cachePut(dir, key string, b *built) {
 		os.Remove(filepath.Join(dir, o.key+".test"))
 		os.Remove(filepath.Join(dir, o.key+".json"))
 	}
-}
-
-func copyBinary(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }

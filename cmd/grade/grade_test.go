@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"go/parser"
 	"go/token"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -252,8 +254,12 @@ func TestGradeRealExercises(t *testing.T) {
 	})
 	t.Run("solutions", func(t *testing.T) {
 		v := &verifier{root: abs}
-		overlay, err := writeOverlay(t.TempDir(), v.overlayFor(func(catalog.Exercise) bool { return true }))
+		data, err := json.Marshal(map[string]any{"Replace": v.overlayFor(func(catalog.Exercise) bool { return true })})
 		if err != nil {
+			t.Fatal(err)
+		}
+		overlay := filepath.Join(t.TempDir(), "overlay.json")
+		if err := os.WriteFile(overlay, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		var stdout, stderr bytes.Buffer
@@ -286,5 +292,44 @@ func TestCompilerPath(t *testing.T) {
 		if got := compilerPath(tc.root, tc.path); got != tc.want {
 			t.Errorf("compilerPath(%q, %q) = %q; want %q", tc.root, tc.path, got, tc.want)
 		}
+	}
+}
+
+// TestHashTreeFollowsLinks checks that the cache key sees through a linked
+// file, as go build does: changing what it points to changes the key, and
+// a link that points nowhere is an error (no cache) rather than nothing.
+func TestHashTreeFollowsLinks(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "helpers.go")
+	if err := os.WriteFile(target, []byte("package exercises\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tree := filepath.Join(dir, "exercises")
+	if err := os.Mkdir(tree, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(tree, "helpers.go")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	hash := func() string {
+		t.Helper()
+		h := sha256.New()
+		if err := hashTree(h, tree, nil); err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%x", h.Sum(nil))
+	}
+	before := hash()
+	if err := os.WriteFile(target, []byte("package exercises\n\nfunc helper() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if after := hash(); after == before {
+		t.Error("changing a linked file's target leaves the hash unchanged")
+	}
+	if err := os.Remove(target); err != nil {
+		t.Fatal(err)
+	}
+	if err := hashTree(sha256.New(), tree, nil); err == nil {
+		t.Error("hashTree with a dangling link = nil; want an error")
 	}
 }

@@ -112,7 +112,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if o.lesson != 0 {
 		list = lessonExercises(o.lesson)
 	}
-	rep, err := gradeDir(root, o.overlay, list)
+	var replace map[string]string
+	if o.overlay != "" {
+		var err error
+		if replace, err = readOverlay(o.overlay); err != nil {
+			fmt.Fprintf(stderr, "grade: %v\n", err)
+			return 2
+		}
+	}
+	rep, err := gradeDir(root, replace, list)
 	if err != nil {
 		fmt.Fprintf(stderr, "grade: %v\n", err)
 		return 2
@@ -147,18 +155,13 @@ func lessonExercises(n int) []catalog.Exercise {
 	return out
 }
 
-// gradeDir builds the exercise tests of the module at root (with the
-// -overlay file, when not empty) and grades the exercises of list.
-func gradeDir(root, overlay string, list []catalog.Exercise) (*Report, error) {
+// gradeDir builds the exercise tests of the module at root, with replace
+// (absolute paths, as in a go build -overlay file; nil for none) as the
+// overlay, and grades the exercises of list.
+func gradeDir(root string, replace map[string]string, list []catalog.Exercise) (*Report, error) {
 	root, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
-	}
-	replace := map[string]string{}
-	if overlay != "" {
-		if replace, err = readOverlay(overlay); err != nil {
-			return nil, err
-		}
 	}
 	tmp, err := os.MkdirTemp("", "grade-")
 	if err != nil {

@@ -170,6 +170,11 @@ const NotCompiling = " (it does not compile)"
 // was running if the process dies (os.Exit, a crash).
 const ReportEnv = "POSENC_EXERCISE_REPORT"
 
+// TimeoutEnv overrides the time each check of the exercise tests may take,
+// as a Go duration ("10s"), for very slow machines (make mutation sets it
+// lower).
+const TimeoutEnv = "EXERCISE_TIMEOUT"
+
 // The kinds of Record.
 const (
 	EventCall   = "call"   // a check is about to call the learner's code

@@ -17,7 +17,7 @@ const ModulePath = "github.com/posenc/course"
 
 // FindRoot returns the nearest folder at or above the current one whose
 // go.mod declares the course module. flag names the command's option for
-// giving the folder instead, for the error message.
+// giving the folder instead, for the error message ("" when it has none).
 func FindRoot(flag string) (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
@@ -30,7 +30,11 @@ func FindRoot(flag string) (string, error) {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", fmt.Errorf("not inside the course repository (no go.mod for %s above the current folder); run it from the course, or give %s", ModulePath, flag)
+			advice := "run it from the course"
+			if flag != "" {
+				advice += ", or give " + flag
+			}
+			return "", fmt.Errorf("not inside the course repository (no go.mod for %s above the current folder); %s", ModulePath, advice)
 		}
 		dir = parent
 	}

@@ -31,6 +31,9 @@ func TestFindRoot(t *testing.T) {
 	if _, err := FindRoot("-dir"); err == nil || !strings.Contains(err.Error(), "give -dir") {
 		t.Errorf("FindRoot outside the course = %v; want an error naming -dir", err)
 	}
+	if _, err := FindRoot(""); err == nil || !strings.HasSuffix(err.Error(), "; run it from the course") {
+		t.Errorf("FindRoot outside the course, for a command without the option = %v; want an error ending with the advice to run it from the course", err)
+	}
 }
 
 func TestIndent(t *testing.T) {

@@ -41,12 +41,8 @@ var (
 
 // permuteLayout applies posenc's layout permutation to v.
 func permuteLayout(v []float64, from, to posenc.Layout) []float64 {
-	perm, err := posenc.LayoutPermutation(len(v), 0, from, to)
-	if err != nil {
-		panic(err)
-	}
 	out := make([]float64, len(v))
-	for j, p := range perm {
+	for j, p := range layoutPerm(len(v), from, to) {
 		out[j] = v[p]
 	}
 	return out

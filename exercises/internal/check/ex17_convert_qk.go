@@ -66,6 +66,8 @@ func convertRows(w [][]float64, heads int, perm []int) [][]float64 {
 	return out
 }
 
+// layoutPerm is posenc's permutation of a head of d dimensions from layout
+// from to layout to: out[j] = v[perm[j]].
 func layoutPerm(d int, from, to posenc.Layout) []int {
 	perm, err := posenc.LayoutPermutation(d, 0, from, to)
 	if err != nil {

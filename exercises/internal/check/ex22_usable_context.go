@@ -142,14 +142,7 @@ func usableVariants(r passkeyRun, t float64) []variant[int] {
 	}
 	fails := func(i int) bool { return !r.passes(i, t) }
 	// The distances sorted alone, the accuracies and flags left in place.
-	sortedDist := slices.Sorted(slices.Values(r.dist))
-	unpaired := 0
-	for i, d := range sortedDist {
-		if !r.def[i] || r.acc[i] < t {
-			break
-		}
-		unpaired = d
-	}
+	unpaired := scanUsable(slices.Sorted(slices.Values(r.dist)), given, fails)
 	maxPassing, firstFailure, count := 0, 0, 0
 	for _, i := range sorted {
 		if r.passes(i, t) {

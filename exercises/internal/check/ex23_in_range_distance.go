@@ -194,16 +194,7 @@ var lastNotFarthest = rangeInput{[]float64{1, 0.05, 0.01, 0.002}, []float64{1, 0
 // labRange returns the lab's RoPE model (head dimension 8, base 10000,
 // trained on 64 tokens) before and after sc.
 func labRange(sc posenc.Scaling) rangeInput {
-	return rangeInput{ropeFreqs(8, 10000, posenc.Scaling{}), ropeFreqs(8, 10000, sc), 64}
-}
-
-// ropeFreqs returns posenc's frequencies for a head of d dimensions.
-func ropeFreqs(d int, base float64, sc posenc.Scaling) []float64 {
-	w, err := posenc.NewRoPE(d).WithBase(base).WithScaling(sc).InvFreq()
-	if err != nil {
-		panic(err)
-	}
-	return w
+	return rangeInput{refScaledFreq(8, 10000, posenc.Scaling{}), refScaledFreq(8, 10000, sc), 64}
 }
 
 // checkRangeRef checks the reference against the definition, by angles: at
@@ -255,12 +246,12 @@ func InRangeDistance(fn func(trained, scaled []float64, trainLen int) float64) *
 		}}
 	}
 	llama2 := func(sc posenc.Scaling) rangeInput {
-		return rangeInput{ropeFreqs(128, 10000, posenc.Scaling{}), ropeFreqs(128, 10000, sc), 4096}
+		return rangeInput{refScaledFreq(128, 10000, posenc.Scaling{}), refScaledFreq(128, 10000, sc), 4096}
 	}
 	// Pair 1 of a two-pair head turns exactly once in 64 tokens: 64·(2π/64)
 	// is 2π exactly in float64.
 	oneTurn := rangeInput{[]float64{1, 2 * math.Pi / 64}, []float64{0.25, 2 * math.Pi / 64 / 4}, 64}
-	lab := ropeFreqs(8, 10000, posenc.Scaling{})
+	lab := refScaledFreq(8, 10000, posenc.Scaling{})
 	return newExercise(23, []Case{
 		rangeCase("lab_no_scaling_is_L", labRange(posenc.Scaling{})),
 		rangeCase("lab_pi_x8_is_8L", labRange(posenc.LinearScaling(8))),

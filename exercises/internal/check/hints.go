@@ -61,9 +61,6 @@ func register(h *Hint) *Hint {
 	return h
 }
 
-// Hints returns every registered hint.
-func Hints() []*Hint { return append([]*Hint(nil), registry...) }
-
 // Failure is a wrong answer: what was called and where the answer first
 // differs (Lines), and the hint for it.
 type Failure struct {
@@ -100,37 +97,35 @@ func (f *Failure) String() string {
 
 // Lessons' sections cited by the hints.
 var (
-	secThreeWords      = Section{1, "Three words, two orders"}
-	secDeriving        = Section{2, "Deriving the formula"}
-	secWorked          = Section{2, "Worked examples, by hand and by posenc"}
-	secShift           = Section{2, "Shifting is a rotation"}
-	secScaling         = Section{2, "Scaling embeddings by √d_model"}
-	secSinLayouts      = Section{2, "Two layouts: interleaved and [sin | cos]"}
-	secFloat32Sin      = Section{2, "Beyond the paper: float32 at long positions"}
-	secCost            = Section{3, "What the table costs"}
-	secNoRow           = Section{3, "No row, no position"}
-	secRotating        = Section{4, "Rotating a pair"}
-	secRelative        = Section{4, "Why the score depends only on m − n"}
-	secRoPELayouts     = Section{4, "Two layouts, one rotation"}
-	secConverting      = Section{4, "Converting checkpoints"}
-	secIndices         = Section{4, "Positions are just indices"}
-	secRoPEFreqs       = Section{4, "The frequencies"}
-	secFloat32RoPE     = Section{4, "Precision and speed: build the angles in float64"}
-	secSeen            = Section{5, "What a pair has seen"}
-	secPI              = Section{5, "Position interpolation: divide every frequency by s"}
-	secNTK             = Section{5, "NTK-aware scaling: change the base, not the positions"}
-	secNTKShort        = Section{5, "NTK falls short in the middle"}
-	secDynamic         = Section{5, "Dynamic NTK: let the base grow with the input"}
-	secYaRN            = Section{5, "YaRN: decide per pair, by wavelength"}
-	secLlama3          = Section{5, "Llama 3: the same idea, in wavelengths"}
-	secSlopes          = Section{6, "The slopes"}
-	secALiBiBias       = Section{6, "What the bias looks like"}
-	secALiBiAttention  = Section{6, "What it does to attention"}
-	secT5Buckets       = Section{7, "From distance to bucket"}
-	secT5Scalar        = Section{7, "One learned scalar per bucket and head"}
-	secFamilies        = Section{7, "The five families side by side"}
-	secAddConcat       = Section{1, "Adding positions breaks the symmetry"}
-	secInterpolateLrnd = Section{3, "No row, no position"}
+	secThreeWords     = Section{1, "Three words, two orders"}
+	secDeriving       = Section{2, "Deriving the formula"}
+	secWorked         = Section{2, "Worked examples, by hand and by posenc"}
+	secShift          = Section{2, "Shifting is a rotation"}
+	secScaling        = Section{2, "Scaling embeddings by √d_model"}
+	secSinLayouts     = Section{2, "Two layouts: interleaved and [sin | cos]"}
+	secFloat32Sin     = Section{2, "Beyond the paper: float32 at long positions"}
+	secCost           = Section{3, "What the table costs"}
+	secNoRow          = Section{3, "No row, no position"}
+	secRotating       = Section{4, "Rotating a pair"}
+	secRelative       = Section{4, "Why the score depends only on m − n"}
+	secRoPELayouts    = Section{4, "Two layouts, one rotation"}
+	secConverting     = Section{4, "Converting checkpoints"}
+	secIndices        = Section{4, "Positions are just indices"}
+	secRoPEFreqs      = Section{4, "The frequencies"}
+	secFloat32RoPE    = Section{4, "Precision and speed: build the angles in float64"}
+	secSeen           = Section{5, "What a pair has seen"}
+	secPI             = Section{5, "Position interpolation: divide every frequency by s"}
+	secNTK            = Section{5, "NTK-aware scaling: change the base, not the positions"}
+	secNTKShort       = Section{5, "NTK falls short in the middle"}
+	secDynamic        = Section{5, "Dynamic NTK: let the base grow with the input"}
+	secYaRN           = Section{5, "YaRN: decide per pair, by wavelength"}
+	secLlama3         = Section{5, "Llama 3: the same idea, in wavelengths"}
+	secSlopes         = Section{6, "The slopes"}
+	secALiBiBias      = Section{6, "What the bias looks like"}
+	secALiBiAttention = Section{6, "What it does to attention"}
+	secT5Buckets      = Section{7, "From distance to bucket"}
+	secFamilies       = Section{7, "The five families side by side"}
+	secAddConcat      = Section{1, "Adding positions breaks the symmetry"}
 )
 
 // Hints shared by several exercises.

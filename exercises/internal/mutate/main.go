@@ -44,12 +44,12 @@ func main() {
 }
 
 func run(workers int, jsonOut, only string, keep bool) error {
-	root, err := os.Getwd()
+	root, err := cli.FindRoot("")
 	if err != nil {
 		return err
 	}
 	if _, err := os.Stat(filepath.Join(root, "tools", "gremlins", "go.mod")); err != nil {
-		return fmt.Errorf("run it from the repository root: %w", err)
+		return fmt.Errorf("gremlins is not pinned in this checkout: %w", err)
 	}
 	tmp, err := os.MkdirTemp("", "mutate-")
 	if err != nil {
@@ -92,7 +92,7 @@ func run(workers int, jsonOut, only string, keep bool) error {
 	// A mutant that loops is stopped by the exercise tests' own timeout
 	// (and so killed) long before gremlins' timeout would only mark it
 	// timed out.
-	cmd.Env = append(os.Environ(), "EXERCISE_TIMEOUT=1s", "GOFLAGS=-mod=mod")
+	cmd.Env = append(os.Environ(), catalog.TimeoutEnv+"=1s", "GOFLAGS=-mod=mod")
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("gremlins: %w", err)
