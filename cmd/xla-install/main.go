@@ -112,7 +112,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		if o.version == "" {
 			o.version = CPUVersion
 		}
-		if !strings.HasPrefix(o.version, "v") || o.version == "latest" {
+		if !strings.HasPrefix(o.version, "v") {
 			return o, fmt.Errorf("-version: CPU plugin versions look like %s, got %q", CPUVersion, o.version)
 		}
 		switch o.goos + "/" + o.goarch {
@@ -181,11 +181,7 @@ func pluginFile(o options) string {
 	if o.plugin == "cuda" {
 		return filepath.Join(o.dir, "nvidia", "pjrt_c_api_cuda_plugin.so")
 	}
-	ext := "so"
-	if runtime.GOOS == "windows" {
-		ext = "dll"
-	}
-	return filepath.Join(o.dir, fmt.Sprintf("pjrt_c_api_cpu_%s_plugin.%s", o.version, ext))
+	return filepath.Join(o.dir, "pjrt_c_api_cpu_"+o.version+"_plugin.so")
 }
 
 // plan describes, for people, what install would do.
