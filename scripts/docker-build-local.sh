@@ -142,7 +142,9 @@ cleanup() {
 }
 trap cleanup EXIT
 url_port=$PORT
-if podman run -d --name "$name" -p "127.0.0.1:$PORT:8888" -e JUPYTER_TOKEN="$token" -e POSENC_PORT="$PORT" "$IMAGE" >/dev/null 2>"$log"; then
+# The token reaches podman, and chroot below, through the environment: -e
+# JUPYTER_TOKEN names the variable only, so it is on no command line here either.
+if JUPYTER_TOKEN=$token podman run -d --name "$name" -p "127.0.0.1:$PORT:8888" -e JUPYTER_TOKEN -e POSENC_PORT="$PORT" "$IMAGE" >/dev/null 2>"$log"; then
 	mode=container
 	logs() { podman logs "$name" 2>&1; }
 	procs() { podman exec "$name" sh -c 'cat /proc/[0-9]*/cmdline 2>/dev/null | tr "\0" " "'; }
@@ -157,8 +159,16 @@ else
 	mapfile -t env < <(podman image inspect -f '{{range .Config.Env}}{{println .}}{{end}}' "$IMAGE" | sed '/^$/d')
 	uid=$(chroot "$root" id -u learner)
 	workdir=$(podman image inspect -f '{{.Config.WorkingDir}}' "$IMAGE")
-	chroot --userspec="$uid:$uid" "$root" /usr/bin/env -i "${env[@]}" HOME=/home/learner USER=learner \
-		PORT="$PORT" POSENC_PORT="$PORT" JUPYTER_TOKEN="$token" /bin/sh -c "cd '$workdir' && exec /usr/bin/tini -s -- posenc-start" >"$log" 2>&1 &
+	env+=(HOME=/home/learner USER=learner PORT="$PORT" POSENC_PORT="$PORT" JUPYTER_TOKEN="$token")
+	chroot=$(command -v chroot)
+	# The image's environment only, as in a container, exported in a
+	# subshell that has cleared its own (env -i would take it, token
+	# included, on its command line).
+	(
+		for v in $(compgen -e); do unset "$v" 2>/dev/null || true; done
+		export "${env[@]}"
+		exec "$chroot" --userspec="$uid:$uid" "$root" /bin/sh -c "cd '$workdir' && exec /usr/bin/tini -s -- posenc-start"
+	) >"$log" 2>&1 &
 	pid=$!
 	logs() { cat "$log"; }
 	# The command lines of the processes inside the chroot only: this
