@@ -22,7 +22,8 @@
 # one here, its entrypoint in a chroot of its files) and checks that the
 # server prints its URL with the published port, answers 200 with the token
 # and 403 without, answers the HEALTHCHECK's request, offers the gonb kernel,
-# and keeps the token off every command line. Run as root; podman and
+# applies the course's JupyterLab settings (when built with JupyterLab), and
+# keeps the token off every command line. Run as root; podman and
 # debootstrap are installed with apt-get when missing. `DOCKER_BUILD=1 make
 # test` runs it.
 #
@@ -205,6 +206,15 @@ if procs | grep -qF -- "$token"; then
 	die "the token appears on a command line in the container (ps shows it); it must travel in JUPYTER_TOKEN"
 fi
 say "the server ($mode) answers on 127.0.0.1:$PORT: 200 with the token, 403 without, /api 200 (HEALTHCHECK); kernel gonb offered"
+if [ "$WITH_JUPYTERLAB" = 1 ]; then
+	# JupyterLab applies the course's overrides.json (scripts/install.sh
+	# --lab) to the defaults its settings API serves: no news, no update check.
+	notif=$(curl -s "http://127.0.0.1:$PORT/lab/api/settings/@jupyterlab/apputils-extension:notification?token=$token" || true)
+	defaults=$(python3 -c 'import json, sys; p = json.load(sys.stdin)["schema"]["properties"]; print(p["fetchNews"]["default"], p["checkForUpdates"]["default"])' <<<"$notif" 2>/dev/null || true)
+	[ "$defaults" = "false False" ] ||
+		die "JupyterLab does not serve the course's settings (overrides.json: fetchNews \"false\", checkForUpdates false); its notification defaults: ${defaults:-none, answer: ${notif:0:200}}"
+	say "JupyterLab serves the course's settings: no news feed, no update check"
+fi
 if [ "$TARGET" = cuda ]; then
 	line=$(logs | grep '^posenc-gpu-preflight:' || true)
 	grep -q 'no NVIDIA GPU is visible.*GOMLX_BACKEND=xla:cpu' <<<"$line" ||
