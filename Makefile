@@ -14,7 +14,7 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: help lab test install install-test fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results
+.PHONY: help lab test install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -22,15 +22,12 @@ help: ## list the targets
 lab: install ## install what is missing, then open the course in JupyterLab (or Jupyter Notebook)
 	@bash scripts/lab.sh
 
-test: install-test fmt vet gotest lab-quick check-exercises check-notebooks run-notebooks lint-docker actionlint xla-test test-browser ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
+test: install fmt vet gotest lab-quick check-exercises check-notebooks run-notebooks lint-docker actionlint xla-test test-browser ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
 	@if [ "$${DOCKER_BUILD:-0}" = 1 ]; then scripts/docker-build-local.sh; fi
 	@echo "make test: all checks passed"
 
 install: ## Jupyter (OS packages), GoNB + goimports + gopls and the gonb kernel, JupyterLab (hash-locked) where a package index is reachable, notebooks trusted
 	@bash scripts/install.sh
-
-install-test: ## what make test needs: what make install does (JupyterLab included, where an index is reachable)
-	@bash scripts/install.sh --apt --gonb --lab --trust
 
 fmt: ## fail on Go files that gofmt would change
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.tools/*')); \
@@ -56,7 +53,7 @@ check-notebooks: ## fail when a notebook's cells no longer match its lesson
 run-notebooks: ## execute every notebook headless (temporary copies) and time each
 	$(GO) run ./cmd/course run
 
-notebooks: install-test ## regenerate notebooks from lessons and execute them (N=01 for one)
+notebooks: install ## regenerate notebooks from lessons and execute them (N=01 for one)
 	$(GO) run ./cmd/course notebooks $(N)
 	@bash scripts/install.sh --trust
 
@@ -65,7 +62,7 @@ bench: ## Go benchmarks and the textbook numpy code side by side: one table, and
 	$(GO) run ./cmd/lab --bench
 	@scripts/xla-test.sh --bench
 
-test-browser: install-test ## every notebook in headless chromium, in JupyterLab and in Notebook 6 (part of make test); screenshots in build/browser/
+test-browser: install ## every notebook in headless chromium, in JupyterLab and in Notebook 6 (part of make test); screenshots in build/browser/
 	@bash scripts/install.sh --browser
 	@bash tests/browser/run.sh
 

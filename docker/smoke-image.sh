@@ -23,7 +23,9 @@ die() {
 }
 trap 'docker rm -f "$name" >/dev/null 2>&1 || true' EXIT
 
-docker run -d --name "$name" -p "127.0.0.1:$port:8888" -e JUPYTER_TOKEN="$token" -e POSENC_PORT="$port" \
+# -e JUPYTER_TOKEN names the variable only: docker takes its value from this
+# environment, so the token is not on docker's command line either.
+JUPYTER_TOKEN=$token docker run -d --name "$name" -p "127.0.0.1:$port:8888" -e JUPYTER_TOKEN -e POSENC_PORT="$port" \
 	-e GOMLX_BACKEND=xla:cpu "$image" >/dev/null
 for _ in $(seq 1 90); do
 	docker logs "$name" 2>&1 | grep -q "token=$token" && break

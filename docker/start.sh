@@ -20,10 +20,10 @@
 # rooted at the course folder, and prints the URL with its token. The token
 # travels in the environment (JUPYTER_TOKEN), never on a command line.
 #
-# Environment: JUPYTER_TOKEN (default: a random one); GOMLX_BACKEND
-# (default: xla:cpu when the plugin is installed, else go); POSENC_PORT, the
-# host port that compose publishes the server on (default 8888), which the
-# printed URL names instead of the container's own port.
+# Environment: JUPYTER_TOKEN (default: a random one, made by lab.sh);
+# GOMLX_BACKEND (default: xla:cpu when the plugin is installed, else go);
+# POSENC_PORT, the host port that compose publishes the server on (default
+# 8888), which the printed URL names instead of the container's own port.
 set -euo pipefail
 
 COURSE=${COURSE_DIR:-/home/learner/course}
@@ -81,9 +81,9 @@ echo "posenc-start: GOMLX_BACKEND=${GOMLX_BACKEND:-<unset: xla:cpu if its plugin
 gpu_check=$(command -v posenc-gpu-preflight || echo "$COURSE/docker/gpu-preflight.sh")
 "$gpu_check" || true
 
+# lab.sh makes a random JUPYTER_TOKEN when none is set, and prints the URL
+# with it.
 export LAB_IP=0.0.0.0 LAB_ROOT=$COURSE PORT=${PORT:-8888}
-[ -n "${JUPYTER_TOKEN:-}" ] || JUPYTER_TOKEN=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
-export JUPYTER_TOKEN
 published=${POSENC_PORT:-$PORT}
 if [ "$published" = "$PORT" ]; then
 	exec "$COURSE/scripts/lab.sh"

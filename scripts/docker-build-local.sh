@@ -22,7 +22,8 @@
 # one here, its entrypoint in a chroot of its files) and checks that the
 # server prints its URL with the published port, answers 200 with the token
 # and 403 without, answers the HEALTHCHECK's request, offers the gonb kernel,
-# and keeps the token off every command line. Run as root; podman and
+# applies the course's JupyterLab settings (when built with JupyterLab), and
+# keeps the token off every command line. Run as root; podman and
 # debootstrap are installed with apt-get when missing. `DOCKER_BUILD=1 make
 # test` runs it.
 #
@@ -142,7 +143,9 @@ cleanup() {
 }
 trap cleanup EXIT
 url_port=$PORT
-if podman run -d --name "$name" -p "127.0.0.1:$PORT:8888" -e JUPYTER_TOKEN="$token" -e POSENC_PORT="$PORT" "$IMAGE" >/dev/null 2>"$log"; then
+# The token reaches podman, and chroot below, through the environment: -e
+# JUPYTER_TOKEN names the variable only, so it is on no command line here either.
+if JUPYTER_TOKEN=$token podman run -d --name "$name" -p "127.0.0.1:$PORT:8888" -e JUPYTER_TOKEN -e POSENC_PORT="$PORT" "$IMAGE" >/dev/null 2>"$log"; then
 	mode=container
 	logs() { podman logs "$name" 2>&1; }
 	procs() { podman exec "$name" sh -c 'cat /proc/[0-9]*/cmdline 2>/dev/null | tr "\0" " "'; }
@@ -157,8 +160,16 @@ else
 	mapfile -t env < <(podman image inspect -f '{{range .Config.Env}}{{println .}}{{end}}' "$IMAGE" | sed '/^$/d')
 	uid=$(chroot "$root" id -u learner)
 	workdir=$(podman image inspect -f '{{.Config.WorkingDir}}' "$IMAGE")
-	chroot --userspec="$uid:$uid" "$root" /usr/bin/env -i "${env[@]}" HOME=/home/learner USER=learner \
-		PORT="$PORT" POSENC_PORT="$PORT" JUPYTER_TOKEN="$token" /bin/sh -c "cd '$workdir' && exec /usr/bin/tini -s -- posenc-start" >"$log" 2>&1 &
+	env+=(HOME=/home/learner USER=learner PORT="$PORT" POSENC_PORT="$PORT" JUPYTER_TOKEN="$token")
+	chroot=$(command -v chroot)
+	# The image's environment only, as in a container, exported in a
+	# subshell that has cleared its own (env -i would take it, token
+	# included, on its command line).
+	(
+		for v in $(compgen -e); do unset "$v" 2>/dev/null || true; done
+		export "${env[@]}"
+		exec "$chroot" --userspec="$uid:$uid" "$root" /bin/sh -c "cd '$workdir' && exec /usr/bin/tini -s -- posenc-start"
+	) >"$log" 2>&1 &
 	pid=$!
 	logs() { cat "$log"; }
 	# The command lines of the processes inside the chroot only: this
@@ -195,6 +206,15 @@ if procs | grep -qF -- "$token"; then
 	die "the token appears on a command line in the container (ps shows it); it must travel in JUPYTER_TOKEN"
 fi
 say "the server ($mode) answers on 127.0.0.1:$PORT: 200 with the token, 403 without, /api 200 (HEALTHCHECK); kernel gonb offered"
+if [ "$WITH_JUPYTERLAB" = 1 ]; then
+	# JupyterLab applies the course's overrides.json (scripts/install.sh
+	# --lab) to the defaults its settings API serves: no news, no update check.
+	notif=$(curl -s "http://127.0.0.1:$PORT/lab/api/settings/@jupyterlab/apputils-extension:notification?token=$token" || true)
+	defaults=$(python3 -c 'import json, sys; p = json.load(sys.stdin)["schema"]["properties"]; print(p["fetchNews"]["default"], p["checkForUpdates"]["default"])' <<<"$notif" 2>/dev/null || true)
+	[ "$defaults" = "false False" ] ||
+		die "JupyterLab does not serve the course's settings (overrides.json: fetchNews \"false\", checkForUpdates false); its notification defaults: ${defaults:-none, answer: ${notif:0:200}}"
+	say "JupyterLab serves the course's settings: no news feed, no update check"
+fi
 if [ "$TARGET" = cuda ]; then
 	line=$(logs | grep '^posenc-gpu-preflight:' || true)
 	grep -q 'no NVIDIA GPU is visible.*GOMLX_BACKEND=xla:cpu' <<<"$line" ||

@@ -22,7 +22,7 @@
 #   --browser  what the browser check needs (tests/browser): Debian's chromium,
 #              pinned, and the check's npm packages from its package-lock.json.
 #              Not part of the default: make test runs it.
-#   --xla      only when asked (it downloads; not part of the default or --all):
+#   --xla      only when asked (it downloads; not part of the default):
 #              XLA's PJRT CPU plugin, pinned and checked against the sha256
 #              recorded in cmd/xla-install/sha256.txt, via go run
 #              ./cmd/xla-install, into ~/.local/lib/go-xla. XLA_PLUGIN=cuda for
@@ -105,7 +105,6 @@ usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0
 for arg in "$@"; do
 	case "$arg" in
 	--apt | --gonb | --lab | --trust | --browser | --xla) STEPS+=("${arg#--}") ;;
-	--all) STEPS+=(apt gonb lab trust) ;;
 	--dry-run) DRY_RUN=1 ;;
 	-h | --help)
 		usage

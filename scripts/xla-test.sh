@@ -15,15 +15,11 @@
 #   and its default plugin, v0.114.0, implements 0.114). Wheels for
 #   linux x86_64 only: elsewhere this script says so and skips.
 #
-# Notebooks listed in XLA_KNOWN_FAILING (lesson numbers) are not run on XLA,
-# and the script names them: their checks hold on the Go backend but not on
-# XLA.
-#
 # --bench: instead of the tests, cmd/xla-check on the same plugin: host/graph
 # agreement, posgraph.ApplyRoPE against GoMLX's pos.RoPE in time, training
 # steps per second (make bench).
 #
-# Environment: XLA_PLUGIN_DIR, XLA_KNOWN_FAILING, COURSE_TOOLS, GO.
+# Environment: XLA_PLUGIN_DIR, COURSE_TOOLS, GO.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -35,11 +31,6 @@ WHEEL_VERSION=0.11.2
 WHEEL_FILE=lammps_jax_pjrt_cpu-0.11.2-py3-none-manylinux_2_27_x86_64.whl
 WHEEL_SHA256=1319390d948b39f69f7dade496b7c385149d9ca6097a6b62114da113216d9ad1
 WHEEL_PLUGIN=lammps_jax_pjrt_cpu/pjrt_c_api_cpu_plugin.so
-
-# 03: "in this budget, sinusoidal trails learned" holds after 500 training
-# steps on the Go backend and not on XLA, whose float32 sums round
-# differently; the lesson's claim is about one run, not a property.
-XLA_KNOWN_FAILING=${XLA_KNOWN_FAILING-}
 
 bench=0
 case "${1:-}" in
@@ -118,10 +109,6 @@ fi
 say "go test ./pkg/posgraph/... on xla:cpu ($dir)"
 "$GO" test -count=1 ./pkg/posgraph/...
 
-all=$(cd notebooks && ls -- [0-9][0-9]-*.ipynb | cut -c1-2)
-run=() skipped=()
-for n in $all; do
-	if [[ " $XLA_KNOWN_FAILING " == *" $n "* ]]; then skipped+=("$n"); else run+=("$n"); fi
-done
-say "notebooks ${run[*]} on xla:cpu${skipped:+ (not run here: ${skipped[*]}, see XLA_KNOWN_FAILING in scripts/xla-test.sh)}"
-"$GO" run ./cmd/course -backend xla:cpu run "${run[@]}"
+# Every notebook, as make run-notebooks runs them.
+say "every notebook on xla:cpu"
+"$GO" run ./cmd/course -backend xla:cpu run

@@ -25,9 +25,6 @@ const unrecorded = "unrecorded"
 
 // cpuAsset is the release asset name of the CPU plugin for goos/goarch.
 func cpuAsset(goos, goarch string) string {
-	if goos == "windows" {
-		return fmt.Sprintf("pjrt_cpu_%s_%s.zip", goos, goarch)
-	}
 	return fmt.Sprintf("pjrt_cpu_%s_%s.tar.gz", goos, goarch)
 }
 
@@ -121,12 +118,7 @@ func installCPU(o options, stdout io.Writer) error {
 	}
 
 	unpacked := filepath.Join(tmp, "unpacked")
-	var files []string
-	if strings.HasSuffix(asset, ".zip") {
-		files, err = installer.Unzip(archive, unpacked)
-	} else {
-		files, err = installer.Untar(archive, unpacked)
-	}
+	files, err := installer.Untar(archive, unpacked)
 	if err != nil {
 		return fmt.Errorf("unpacking %s: %v", asset, err)
 	}
@@ -138,9 +130,6 @@ func installCPU(o options, stdout io.Writer) error {
 		dst := filepath.Join(o.dir, want)
 		if err := os.Rename(f, dst); err != nil {
 			return err
-		}
-		if o.goos == "windows" {
-			return nil
 		}
 		link := filepath.Join(o.dir, "pjrt_c_api_cpu_plugin.so")
 		_ = os.Remove(link)

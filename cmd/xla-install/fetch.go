@@ -69,17 +69,3 @@ func fetchOnce(url, dst string) (sum string, retry bool, err error) {
 	}
 	return hex.EncodeToString(h.Sum(nil)), false, nil
 }
-
-// fileSHA256 returns the lower-case hex sha256 of the file at path.
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer func() { _ = f.Close() }()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}

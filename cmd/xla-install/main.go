@@ -38,6 +38,8 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+
+	"github.com/gomlx/go-xla/installer"
 )
 
 func main() {
@@ -112,7 +114,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		if o.version == "" {
 			o.version = CPUVersion
 		}
-		if !strings.HasPrefix(o.version, "v") || o.version == "latest" {
+		if !strings.HasPrefix(o.version, "v") {
 			return o, fmt.Errorf("-version: CPU plugin versions look like %s, got %q", CPUVersion, o.version)
 		}
 		switch o.goos + "/" + o.goarch {
@@ -179,13 +181,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 // pluginFile is the file that marks the plugin as installed in dir.
 func pluginFile(o options) string {
 	if o.plugin == "cuda" {
-		return filepath.Join(o.dir, "nvidia", "pjrt_c_api_cuda_plugin.so")
+		return filepath.Join(cudaNvidiaDir(o.dir), installer.NVIDIAPJRTPluginFileName)
 	}
-	ext := "so"
-	if runtime.GOOS == "windows" {
-		ext = "dll"
-	}
-	return filepath.Join(o.dir, fmt.Sprintf("pjrt_c_api_cpu_%s_plugin.%s", o.version, ext))
+	return filepath.Join(o.dir, "pjrt_c_api_cpu_"+o.version+"_plugin.so")
 }
 
 // plan describes, for people, what install would do.

@@ -78,12 +78,20 @@ function fail(where, msg) {
 }
 
 // copyCourse copies the course's sources into dir: no git data, tools,
-// caches or build outputs.
+// caches or build outputs (the ignored ones of .gitignore that can be large:
+// .gpu-check/'s test binaries from scripts/gpu-check.sh, *.test binaries,
+// and the commands `go build ./cmd/...` leaves at the root).
 function copyCourse(dir) {
-  const skip = new Set(['.git', '.tools', 'node_modules', 'build', '.bench', 'bin', '.ipynb_checkpoints']);
+  const skip = new Set(['.git', '.tools', 'node_modules', 'build', '.bench', 'bin', '.gpu-check', '.ipynb_checkpoints', '__pycache__']);
+  const skipAtRoot = new Set(['grade', 'bench', 'course', 'posenc', 'xla-check', 'xla-install']);
   fs.cpSync(ROOT, dir, {
     recursive: true,
-    filter: (src) => !skip.has(path.basename(src)) || path.dirname(src) === path.dirname(ROOT),
+    filter: (src) => {
+      if (src === ROOT) return true;
+      const name = path.basename(src);
+      if (skip.has(name) || name.endsWith('.test') || name.endsWith('.prof')) return false;
+      return !(path.dirname(src) === ROOT && skipAtRoot.has(name));
+    },
   });
 }
 
