@@ -72,7 +72,7 @@ lint-docker: ## lint docker/Dockerfile and docker/compose.yaml (dockerfilelint, 
 lab-quick: ## the lab's quick run (every encoding and scaling, a few steps; seconds) into a temporary folder
 	d=$$(mktemp -d) && GOMLX_BACKEND=go $(GO) run ./cmd/lab --quick --out "$$d" && rm -rf "$$d"
 
-lab-results: ## re-run the full lab (about 12 minutes on 2 free cores) and rewrite lab/results (commit the code first)
+lab-results: ## re-run the full lab (12–15 minutes on 2 free cores) and rewrite lab/results (commit the code first)
 	GOEXPERIMENT=simd GOMLX_BACKEND=go $(GO) run ./cmd/lab
 
 actionlint: ## lint .github/workflows with actionlint v1.7.12 (built from tools/actionlint)
