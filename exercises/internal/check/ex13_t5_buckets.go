@@ -42,6 +42,9 @@ var (
 	hintT5Clamp = newHint("t5/no clamp", secT5Buckets,
 		"distances beyond maxDistance must all share the last bucket: take min(large, n−1), or far keys land in "+
 			"buckets that do not exist")
+	hintT5ClampHigh = newHint("t5/clamped one too high", secT5Buckets,
+		"your farthest keys land in bucket n (numBuckets/2 in an encoder, numBuckets in a decoder), one past the last: "+
+			"the buckets of one direction are numbered 0 … n−1, so clamp with min(large, n−1), not min(large, n)")
 	hintT5Halve = newHint("t5/buckets not halved", secT5Buckets,
 		"a bidirectional model splits its buckets between the two directions: work with n = numBuckets/2 (and "+
 			"maxExact = n/2) before anything else")
@@ -60,7 +63,7 @@ var (
 
 // t5Opts selects known wrong variants of the bucket function.
 type t5Opts struct {
-	flip, noClamp, noHalve, round, zeroUpper, intDiv bool
+	flip, noClamp, clampHigh, noHalve, round, zeroUpper, intDiv bool
 }
 
 // refT5Bucket computes the bucket from Hugging Face's formula, in float64,
@@ -94,7 +97,10 @@ func refT5Bucket(rel int, bi bool, nb, maxDist int, o t5Opts) int {
 		x = math.Round(x)
 	}
 	large := me + int(x)
-	if !o.noClamp {
+	switch {
+	case o.clampHigh:
+		large = min(large, n)
+	case !o.noClamp:
 		large = min(large, n-1)
 	}
 	return bucket + large
@@ -152,6 +158,7 @@ func T5Buckets(bucketFn func(rel int, bidirectional bool, numBuckets, maxDistanc
 				v{hintT5Direction, variantOf(t5Opts{flip: true})},
 				v{hintT5ZeroUpper, variantOf(t5Opts{zeroUpper: true})},
 				v{hintT5Clamp, variantOf(t5Opts{noClamp: true})},
+				v{hintT5ClampHigh, variantOf(t5Opts{clampHigh: true})},
 				v{hintT5Halve, variantOf(t5Opts{noHalve: true})},
 				v{hintT5Round, variantOf(t5Opts{round: true})},
 				v{hintT5IntDiv, variantOf(t5Opts{intDiv: true})})

@@ -20,6 +20,7 @@ func mutT5Suite() suite {
 		"direction_reversed": hintT5Direction,
 		"zero_in_upper_half": hintT5ZeroUpper,
 		"no_clamp":           hintT5Clamp,
+		"clamp_to_n":         hintT5ClampHigh,
 		"no_halving":         hintT5Halve,
 		"rounds":             hintT5Round,
 		"integer_ratios":     hintT5IntDiv,
@@ -59,7 +60,10 @@ func mutT5(bug string) mutT5Funcs {
 			x = math.Round(x)
 		}
 		val := maxExact + int(x)
-		if bug != "no_clamp" && val > numBuckets-1 {
+		switch {
+		case bug == "clamp_to_n" && val > numBuckets:
+			val = numBuckets
+		case bug != "no_clamp" && bug != "clamp_to_n" && val > numBuckets-1:
 			val = numBuckets - 1
 		}
 		return ret + val
