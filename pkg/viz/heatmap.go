@@ -111,7 +111,8 @@ func heatMap(g plotter.GridXYZ, lo, hi float64, clamp bool) (*plotter.HeatMap, p
 // ±Inf cells in grey, and cm as a colour bar.
 func heatmapFigure(g grid, hm *plotter.HeatMap, cm palette.ColorMap, title, xLabel, yLabel string) *Figure {
 	f := newFigure(title, xLabel, yLabel)
-	f.plot.Add(hm)
+	f.heat = &heatLayer{hm: hm, g: g}
+	f.plot.Add(f.heat)
 	inf := infCells{g}
 	hasInf := inf.count() > 0
 	if hasInf {
