@@ -433,7 +433,12 @@ async function runNotebook(page, base, courseDir, rel) {
   await ui.runAll(page);
   try {
     await page.waitForFunction(ui.started, null, { timeout: 30_000, polling: 100 });
-    await page.waitForFunction(ui.done, null, { timeout: 600_000, polling: 500 });
+    // An interactive cell listens until Done: press it when its controls
+    // come up (in JupyterLab), as a learner running all cells would.
+    for (const end = Date.now() + 600_000; !(await page.evaluate(ui.done)); await page.waitForTimeout(500)) {
+      if (Date.now() > end) throw new Error('not done within 600 s');
+      await page.locator('[data-course-done]:not([disabled])').first().click({ timeout: 1000 }).catch(() => {});
+    }
   } catch (e) {
     fail(rel, `Run All Cells did not finish within 10 minutes (${e.message.split('\n')[0]})`);
   }
@@ -462,7 +467,12 @@ async function runNotebook(page, base, courseDir, rel) {
       else {
         const d = o.data ?? {};
         const images = Object.keys(d).filter((k) => k.startsWith('image/'));
-        out.other.push(images.length ? images.join(',') : Object.keys(d).sort().map((k) => `${k}: ${[].concat(d[k]).join('')}`).join('; '));
+        const text = (k) => [].concat(d[k]).join('');
+        if (Object.keys(d).length === 1 && d['text/html'] !== undefined && text('text/html') === '') continue; // a closed panel's controls
+        // A panel's readout: the same up to its last line, which says how
+        // the controls ended (or, committed, where to get them).
+        const panel = (t) => (/\n(Run this cell in JupyterLab to explore it|Controls closed \()/.test(t) ? t.slice(0, t.lastIndexOf('\n')) : t);
+        out.other.push(images.length ? images.join(',') : Object.keys(d).sort().map((k) => `${k}: ${panel(text(k))}`).join('; '));
       }
     }
     out.other.sort();
