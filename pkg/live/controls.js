@@ -12,36 +12,43 @@
 		root.textContent = "The controls cannot reach the kernel (GoNB's connection to this page is missing): run the cell again.";
 		return;
 	}
-	const controls = [...root.querySelectorAll("[data-course-control]")];
-	const done = root.querySelector("[data-course-done]");
-	let seq = 0;
-	const send = (isDone) => comm.send("{{.Address}}", JSON.stringify({
-		seq: seq++,
-		values: controls.map((c) => Number(c.value)),
-		done: isDone,
-	}));
-	for (const c of controls) {
-		const out = root.querySelector(`[data-course-output="${c.dataset.courseControl}"]`);
-		const text = c.dataset.courseText ? JSON.parse(c.dataset.courseText) : null;
-		let sent = c.value;
-		const update = () => {
-			if (out && text) {
-				out.textContent = text[Number(c.value)];
-			}
-			if (c.value !== sent) {
-				sent = c.value;
-				send(false);
-			}
-		};
-		c.addEventListener("input", update);
-		c.addEventListener("change", update);
-	}
-	done.addEventListener("click", () => {
+	const start = () => {
+		const controls = [...root.querySelectorAll("[data-course-control]")];
+		const done = root.querySelector("[data-course-done]");
+		let seq = 0;
+		const send = (isDone) => comm.send("{{.Address}}", JSON.stringify({
+			seq: seq++,
+			values: controls.map((c) => Number(c.value)),
+			done: isDone,
+		}));
 		for (const c of controls) {
-			c.disabled = true;
+			const out = root.querySelector(`[data-course-output="${c.dataset.courseControl}"]`);
+			const text = c.dataset.courseText ? JSON.parse(c.dataset.courseText) : null;
+			let sent = c.value;
+			const update = () => {
+				if (out && text) {
+					out.textContent = text[Number(c.value)];
+				}
+				if (c.value !== sent) {
+					sent = c.value;
+					send(false);
+				}
+			};
+			c.addEventListener("input", update);
+			c.addEventListener("change", update);
 		}
-		done.disabled = true;
-		send(true);
+		done.addEventListener("click", () => {
+			for (const c of controls) {
+				c.disabled = true;
+			}
+			done.disabled = true;
+			send(true);
+		});
+		send(false); // the page is here: the cell starts listening
+	};
+	// GoNB's connection may fail its handshake on a busy machine: then say
+	// so; the cell shows the controls again, with a fresh connection.
+	(comm._is_connected ?? Promise.resolve()).then(start, () => {
+		root.textContent = "Connecting the controls again…";
 	});
-	send(false); // the page is here: the cell starts listening
 })();

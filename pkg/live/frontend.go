@@ -2,7 +2,9 @@ package live
 
 import (
 	"bytes"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"log"
 	"os"
@@ -21,15 +23,19 @@ type frontEnd interface {
 	// live reports whether controls can be shown; when not, why ("" for
 	// the usual reason: no JupyterLab page to show them).
 	live() (ok bool, why string)
-	// showControls, showFigure and showReadout show or replace the cell's
-	// three outputs, in place; "" removes the controls.
+	// showControls, showFigure (a PNG), showSVG (an inline <svg>) and
+	// showReadout show or replace the cell's three outputs, in place; ""
+	// removes the controls.
 	showControls(html string)
 	showFigure(png []byte)
+	showSVG(svg []byte)
 	showReadout(text string)
-	// listen shows the controls and returns the page's messages, the
-	// first of which says that the page is there; an error when it never
-	// answers.
-	listen(controls string) (<-chan string, error)
+	// listen shows the controls, gives the page the CSS fonts of the
+	// figures to come, and returns the page's messages, the first of which
+	// says that the page is there; an error when it never answers.
+	listen(controls, fontCSS string) (<-chan string, error)
+	// addFonts gives the page more fonts (CSS @font-face rules).
+	addFonts(fontCSS string)
 	logf(format string, args ...any)
 	// close flushes what is still on its way to the page.
 	close()
@@ -60,8 +66,10 @@ func (*plainFrontEnd) showControls(string)  {}
 func (f *plainFrontEnd) showFigure(png []byte) {
 	fmt.Printf("[figure: %d bytes of PNG; shown in notebooks]\n", len(png))
 }
+func (*plainFrontEnd) showSVG([]byte)          {}
 func (*plainFrontEnd) showReadout(text string) { fmt.Println(text) }
-func (*plainFrontEnd) listen(string) (<-chan string, error) {
+func (*plainFrontEnd) addFonts(string)         {}
+func (*plainFrontEnd) listen(string, string) (<-chan string, error) {
 	return nil, fmt.Errorf("not in a notebook")
 }
 func (*plainFrontEnd) logf(format string, args ...any) { log.Printf(format, args...) }
@@ -111,6 +119,27 @@ func (g *gonbFrontEnd) showFigure(png []byte) {
 	display(g.figureID, map[protocol.MIMEType]any{protocol.MIMEImagePNG: png})
 }
 
+func (g *gonbFrontEnd) showSVG(svg []byte) {
+	display(g.figureID, map[protocol.MIMEType]any{protocol.MIMETextHTML: `<div class="course-live-figure">` + string(svg) + `</div>`})
+}
+
+// fontsJS adds a style element holding fontCSS to the page's head, once.
+func fontsJS(fontCSS string) string {
+	css, _ := json.Marshal(fontCSS)
+	id := fmt.Sprintf("course-live-fonts-%x", sha256.Sum256([]byte(fontCSS)))[:34]
+	return fmt.Sprintf(`(() => {
+	if (!document.getElementById(%q)) {
+		const style = document.createElement("style");
+		style.id = %q;
+		style.textContent = %s;
+		document.head.appendChild(style);
+	}
+})();
+`, id, id, css)
+}
+
+func (g *gonbFrontEnd) addFonts(fontCSS string) { dom.TransientJavascript(fontsJS(fontCSS)) }
+
 func (g *gonbFrontEnd) showReadout(text string) {
 	display(g.readoutID, map[protocol.MIMEType]any{protocol.MIMETextPlain: text})
 }
@@ -120,20 +149,17 @@ var controlsJS string
 
 var controlsTmpl = template.Must(template.New("controls.js").Parse(controlsJS))
 
-func (g *gonbFrontEnd) listen(controls string) (<-chan string, error) {
+func (g *gonbFrontEnd) listen(controls, fontCSS string) (<-chan string, error) {
 	// Subscribing first makes GoNB install its websocket in the page (it
 	// waits up to 3 s for it), so that the script below finds gonb_comm.
 	g.messages = comms.Listen[string](g.address)
 	if err := gonbui.Error(); err != nil {
 		return nil, fmt.Errorf("GoNB's connection failed (%v)", err)
 	}
-	g.showControls(controls)
-	var js bytes.Buffer
-	if err := controlsTmpl.Execute(&js, struct{ RootID, Address string }{g.rootID, g.address}); err != nil {
+	js := bytes.NewBufferString(fontsJS(fontCSS))
+	if err := controlsTmpl.Execute(js, struct{ RootID, Address string }{g.rootID, g.address}); err != nil {
 		panic(err) // the embedded template is wrong
 	}
-	dom.TransientJavascript(js.String())
-
 	out := make(chan string)
 	go func() {
 		defer close(out)
@@ -141,12 +167,23 @@ func (g *gonbFrontEnd) listen(controls string) (<-chan string, error) {
 			out <- m
 		}
 	}()
-	select {
-	case <-out: // the page's first message: it is there, with the defaults
-		return out, nil
-	case <-time.After(handshake):
-		return nil, fmt.Errorf("no JupyterLab page answered within %s", human(handshake))
+	// GoNB's script in the page gives the kernel 500 ms to acknowledge its
+	// connection, and gives up for good when a busy machine takes longer:
+	// then the controls never speak. Ask GoNB to connect the page again
+	// (comms.Start) and show the controls anew, a few times.
+	for attempt := 1; attempt <= handshakeTries; attempt++ {
+		if attempt > 1 {
+			comms.Start()
+		}
+		g.showControls(controls)
+		dom.TransientJavascript(js.String())
+		select {
+		case <-out: // the page's first message: it is there, with the defaults
+			return out, nil
+		case <-time.After(handshake):
+		}
 	}
+	return nil, fmt.Errorf("no JupyterLab page answered within %s, %d times", human(handshake), handshakeTries)
 }
 
 func (*gonbFrontEnd) logf(format string, args ...any) { log.Printf(format, args...) }

@@ -20,13 +20,17 @@
 // message to its own goroutine, so two quick slider moves can arrive out of
 // order. Each message here carries a sequence number and the whole state of
 // the panel, and the Panel draws the newest.
+//
+// A redrawn figure is an inline SVG the size of the default PNG: a few
+// milliseconds to draw where a PNG's rasterizing and compression take tens,
+// which is what keeps a redraw under 200 ms on two busy cores. Its text is
+// set in gonum's own fonts, which the page gets once with the controls.
 package live
 
 import (
 	"encoding/json"
 	"fmt"
 	"html"
-	"image/png"
 	"math"
 	"strconv"
 	"strings"
@@ -44,8 +48,12 @@ const (
 )
 
 // handshake is how long a Panel waits for the page to answer once its
-// controls are shown: GoNB itself gives the page 3 s to connect.
-const handshake = 5 * time.Second
+// controls are shown (GoNB itself gives the page 3 s to connect), and
+// handshakeTries how many times it shows them before it gives up.
+const (
+	handshake      = 4 * time.Second
+	handshakeTries = 3
+)
 
 // View is what a Panel shows for one setting of its controls: a figure and
 // a readout, a few lines of plain text with the numbers the lesson cares
@@ -228,7 +236,13 @@ func (p *Panel) run(draw func() (View, error), fe frontEnd) {
 	fe.showControls(`<div class="course-live-wait">Connecting the controls…</div>`)
 	fe.showFigure(png)
 	fe.showReadout(p.readout(v.Readout, ""))
-	states, err := fe.listen(p.controlsHTML())
+	// Redrawn figures are SVG, set in the fonts of the default one: the
+	// page gets them with the controls.
+	_, fonts, err := v.Figure.InlineSVG(0, 0)
+	if err != nil {
+		panic(err)
+	}
+	states, err := fe.listen(p.controlsHTML(), fonts)
 	if err != nil {
 		fe.showControls("")
 		fe.showReadout(p.readout(v.Readout, p.staticNote(err.Error())))
@@ -301,11 +315,15 @@ func (p *Panel) run(draw func() (View, error), fe frontEnd) {
 				}
 			}
 			idleTimer.Reset(idle)
-			png, readout, err := p.redraw(draw)
+			svg, css, readout, err := p.redraw(draw)
+			if err == nil && css != fonts {
+				fe.addFonts(css)
+				fonts = css
+			}
 			if err != nil {
 				fe.showReadout(p.readout("error: "+err.Error()+" (the figure shows the last setting that worked)", p.liveNote(idle, limit)))
 			} else {
-				fe.showFigure(png)
+				fe.showSVG(svg)
 				fe.showReadout(p.readout(readout, p.liveNote(idle, limit)))
 				last = p.readout(readout, "")
 			}
@@ -319,23 +337,21 @@ func (p *Panel) run(draw func() (View, error), fe frontEnd) {
 	fe.close()
 }
 
-// redraw draws the view of the controls' current setting, as a PNG
-// encoded for speed (the default view, PNG's default compression, is what
-// the committed notebook shows).
-func (p *Panel) redraw(draw func() (View, error)) ([]byte, string, error) {
+// redraw draws the view of the controls' current setting as an inline SVG
+// the size of the default view's PNG (which is what the committed notebook
+// shows), with the CSS of its fonts: a few milliseconds where a PNG takes
+// tens, so that the figure follows the slider.
+func (p *Panel) redraw(draw func() (View, error)) (svg []byte, fontCSS, readout string, err error) {
 	v, err := draw()
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
 	if v.Figure == nil {
-		return nil, "", fmt.Errorf("the view has no figure")
+		return nil, "", "", fmt.Errorf("the view has no figure")
 	}
-	png, err := v.Figure.EncodePNG(&fastPNG, 0, 0)
-	return png, v.Readout, err
+	svg, fontCSS, err = v.Figure.InlineSVG(0, 0)
+	return svg, fontCSS, v.Readout, err
 }
-
-// fastPNG encodes redrawn figures: half the time of the default level.
-var fastPNG = png.Encoder{CompressionLevel: png.BestSpeed}
 
 // setting describes the controls' current values, "factor s = 4, base b =
 // 10000": the first line of every readout, so that what the figure shows is

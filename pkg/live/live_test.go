@@ -35,12 +35,18 @@ func (f *fakeFrontEnd) showFigure([]byte) {
 	defer f.mu.Unlock()
 	f.figures++
 }
+func (f *fakeFrontEnd) showSVG([]byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.figures++
+}
 func (f *fakeFrontEnd) showReadout(text string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.readouts = append(f.readouts, text)
 }
-func (f *fakeFrontEnd) listen(string) (<-chan string, error) {
+func (f *fakeFrontEnd) addFonts(string) {}
+func (f *fakeFrontEnd) listen(string, string) (<-chan string, error) {
 	if f.listenErr != nil {
 		return nil, f.listenErr
 	}

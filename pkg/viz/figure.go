@@ -227,17 +227,54 @@ func (f *Figure) EncodePNG(enc *png.Encoder, widthCm, heightCm float64) ([]byte,
 // SVG renders the figure as an SVG document; zero sizes mean f's default
 // size.
 func (f *Figure) SVG(widthCm, heightCm float64) ([]byte, error) {
+	return f.svg(widthCm, heightCm, false)
+}
+
+// svg renders the figure as SVG, with its fonts embedded or not.
+func (f *Figure) svg(widthCm, heightCm float64, embed bool) ([]byte, error) {
 	w, h, err := f.size(widthCm, heightCm)
 	if err != nil {
 		return nil, err
 	}
-	c := vgsvg.New(w, h)
+	c := vgsvg.NewWith(vgsvg.UseWH(w, h), vgsvg.EmbedFonts(embed))
 	f.draw(draw.New(c))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("viz: encoding SVG: %w", err)
 	}
-	return buf.Bytes(), nil
+	// Images (a rasterized heatmap's cells, a colour bar) are scaled up
+	// without smoothing: a cell stays one colour to its edges.
+	return bytes.ReplaceAll(buf.Bytes(), []byte("<image "), []byte(`<image style="image-rendering:pixelated" `)), nil
+}
+
+// InlineSVG renders the figure as an <svg> element to put in an HTML page,
+// sized in CSS pixels like PNG's image (its width in centimetres at PNG's
+// resolution), so that a page can show one in place of the other; and the
+// CSS @font-face rules of the fonts its text uses, embedded from gonum's
+// own, which the page needs once: text set in a font the reader lacks
+// would not fit the layout gonum computed. Drawing an SVG takes a few
+// milliseconds where a PNG's rasterizing and compression take tens.
+func (f *Figure) InlineSVG(widthCm, heightCm float64) (svg []byte, fontCSS string, err error) {
+	data, err := f.svg(widthCm, heightCm, true)
+	if err != nil {
+		return nil, "", err
+	}
+	// gonum writes: <?xml …?>, a comment, <svg width="…pt" height="…pt"
+	// viewBox=…, then <defs><style>the @font-face rules</style></defs>.
+	i := bytes.Index(data, []byte("<svg "))
+	j := bytes.Index(data, []byte(" viewBox="))
+	k := bytes.Index(data, []byte("<defs>\n\t<style>\n"))
+	l := bytes.Index(data, []byte("\t</style>\n</defs>\n"))
+	if i < 0 || j < i || k < j || l < k {
+		return nil, "", fmt.Errorf("viz: unexpected SVG from gonum: %.120q", data)
+	}
+	w, h, _ := f.size(widthCm, heightCm)                             // valid: svg checked them
+	px := func(l vg.Length) int { return int(l.Dots(pngDPI) + 0.5) } // as vgimg sizes its image
+	var out bytes.Buffer
+	fmt.Fprintf(&out, `<svg width="%dpx" height="%dpx"`, px(w), px(h))
+	out.Write(data[j:k])
+	out.Write(data[l+len("\t</style>\n</defs>\n"):])
+	return out.Bytes(), string(data[k+len("<defs>\n\t<style>\n") : l]), nil
 }
 
 // WriteTo writes the figure in format "png" or "svg" to w.

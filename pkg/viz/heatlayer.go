@@ -48,18 +48,33 @@ func (l *heatLayer) GlyphBoxes(plt *plot.Plot) []plot.GlyphBox { return l.hm.Gly
 // exact at any size, unlike gonum's Rasterized heat map, whose one pixel per
 // cell is stretched with bilinear smoothing, and far faster than vector
 // cells for a large matrix (51,200 cells for a 100-position, 512-wide
-// sinusoidal table).
+// sinusoidal table). On a vector canvas the image has one pixel per cell.
 func (l *heatLayer) plotRaster(c draw.Canvas, plt *plot.Plot) {
 	trX, trY := plt.Transforms(&c)
 	xmin, xmax, ymin, ymax := l.hm.DataRange()
 	x0, x1, y0, y1 := trX(xmin), trX(xmax), trY(ymin), trY(ymax)
+	// The device under gonum's nested canvases (plots crop and pad theirs).
+	dev := c.Canvas
+	for {
+		inner, ok := dev.(draw.Canvas)
+		if !ok {
+			break
+		}
+		dev = inner.Canvas
+	}
 	dpi := 72.0 // a canvas in points (SVG, PDF) without a DPI of its own
-	if d, ok := c.Canvas.(interface{ DPI() float64 }); ok {
+	if d, ok := dev.(interface{ DPI() float64 }); ok {
 		dpi = d.DPI()
 	}
 	w, h := int(math.Round((x1 - x0).Dots(dpi))), int(math.Round((y1 - y0).Dots(dpi)))
 	if w <= 0 || h <= 0 {
 		return
+	}
+	rc, raster := dev.(interface{ Image() stddraw.Image })
+	if !raster {
+		// A vector canvas (SVG) gets one pixel per cell, which the figure's
+		// SVG asks the viewer to scale without smoothing: small, and exact.
+		w, h = l.g.cols, l.g.rows
 	}
 	pal := l.hm.Palette.Colors()
 	ps := float64(len(pal)-1) / (l.hm.Max - l.hm.Min)
@@ -97,7 +112,7 @@ func (l *heatLayer) plotRaster(c draw.Canvas, plt *plot.Plot) {
 	}
 	// On a raster canvas, copy the pixels in place: its DrawImage would
 	// resample them through an affine transform even at scale 1.
-	if rc, ok := c.Canvas.(interface{ Image() stddraw.Image }); ok {
+	if raster {
 		dst := rc.Image()
 		left := int(math.Round(x0.Dots(dpi)))
 		top := dst.Bounds().Dy() - int(math.Round(y1.Dots(dpi)))

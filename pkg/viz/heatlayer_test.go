@@ -2,6 +2,7 @@ package viz
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
 	"math"
@@ -72,7 +73,25 @@ func TestRasterizeDrawsTheSameCells(t *testing.T) {
 		if compared == 0 || float64(same) < 0.995*float64(compared) {
 			t.Errorf("%d×%d: %d of %d pixels inside cells agree; want 99.5%%", c.rows, c.cols, same, compared)
 		}
+		// Sharp cell edges: no more colours than the antialiased vector
+		// drawing (a smoothed, resampled image has thousands more).
+		if nr, nv := colours(raster), colours(vector); nr > nv {
+			t.Errorf("%d×%d: the rasterized figure has %d colours, the vector one %d: its cells are blurred", c.rows, c.cols, nr, nv)
+		}
 	}
+}
+
+// colours counts the distinct colours of img.
+func colours(img image.Image) int {
+	seen := map[[4]uint32]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bb, a := img.At(x, y).RGBA()
+			seen[[4]uint32{r, g, bb, a}] = true
+		}
+	}
+	return len(seen)
 }
 
 func absDiff(a, b uint32) uint32 {
@@ -183,5 +202,37 @@ func TestFromPlot(t *testing.T) {
 	}
 	if _, err := f.PNG(0, 0); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestInlineSVG(t *testing.T) {
+	data := make([]float64, 6*8)
+	for i := range data {
+		data[i] = float64(i)
+	}
+	f := Heatmap(data, 6, 8, "title", "x", "y").WithSize(10, 7).Rasterize()
+	svg, css, err := f.InlineSVG(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := decode(t, f, &png.Encoder{})
+	want := fmt.Sprintf(`<svg width="%dpx" height="%dpx" viewBox=`, img.Bounds().Dx(), img.Bounds().Dy())
+	if !bytes.HasPrefix(svg, []byte(want)) {
+		t.Errorf("InlineSVG starts %.80q, want %q: the size of the PNG", svg, want)
+	}
+	for _, bad := range []string{"<?xml", "<defs>", "@font-face"} {
+		if bytes.Contains(svg, []byte(bad)) {
+			t.Errorf("InlineSVG holds %q: it goes in a page, fonts apart", bad)
+		}
+	}
+	if !strings.Contains(css, "@font-face") || !strings.Contains(css, `font-family:"Liberation Serif"`) || !strings.Contains(css, "base64,") {
+		t.Errorf("fonts CSS %.120q: want Liberation Serif's @font-face, embedded", css)
+	}
+	// The cells: one image of 8×6 pixels, scaled without smoothing.
+	if n := bytes.Count(svg, []byte(`<image style="image-rendering:pixelated" `)); n < 1 {
+		t.Errorf("no pixelated <image> in %d bytes of SVG", len(svg))
+	}
+	if len(svg) > 60_000 {
+		t.Errorf("InlineSVG of a 6×8 heatmap is %d bytes: the cells should be one small image", len(svg))
 	}
 }
