@@ -209,6 +209,8 @@ class Site:
         start = readme.find("## The course")
         end = readme.find("\n## ", start + 1) if start >= 0 else -1
         text = readme[: end if end >= 0 else len(readme)]
+        # The README's pointer to this site.
+        text = re.sub(r"<!-- Not on the site itself[^>]*-->.*?<!-- End of what the site drops\. -->\n?", "", text, flags=re.S)
         linked = set(re.findall(r"notebooks/(\d\d-[a-z0-9-]+)\.ipynb", text))
         missing = [(p, t) for p, t in zip(self.lessons, titles) if p.stem not in linked]
         if missing:

@@ -86,6 +86,7 @@ async function main() {
     args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   const report = { pages: [] };
+  const fetched = {}; // url → { status, text }
   const lessons = fs.readdirSync(path.join(SITE, 'notebooks')).filter((f) => /^\d\d-.*\.html$/.test(f)).sort();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
@@ -131,12 +132,14 @@ async function main() {
       rec.localLinks = local.length;
       for (const l of local) {
         const [url, frag] = l.abs.split('#');
-        const res = await page.request.get(url);
-        if (res.status() !== 200) { fail(rel, `link ${l.raw} answers ${res.status()}`); continue; }
+        // Each file once: many pages link the same ones.
+        fetched[url] ??= await page.request.get(url).then(async (r) => ({ status: r.status(), text: r.status() === 200 && url.endsWith('.html') ? await r.text() : '' }));
+        const res = fetched[url];
+        if (res.status !== 200) { fail(rel, `link ${l.raw} answers ${res.status}`); continue; }
         if (frag) {
           // As a browser resolves a fragment: the id as written, then decoded.
           const id = decodeURIComponent(frag);
-          const html = url === page.url().split('#')[0] ? null : await res.text();
+          const html = url === page.url().split('#')[0] ? null : res.text;
           const found = await page.evaluate(([ids, html]) => {
             const doc = html === null ? document : new DOMParser().parseFromString(html, 'text/html');
             return ids.some((id) => !!doc.getElementById(id) || doc.getElementsByName(id).length > 0);
