@@ -35,11 +35,11 @@ fmt: ## fail on Go files that gofmt would change
 
 vet: ## go vet every package, also with -tags purego (the host kernels without AVX2)
 	$(GO) vet ./...
-	$(GO) vet -tags purego ./pkg/posenc
+	$(GO) vet -tags purego ./pkg/posenc/...
 
 gotest: ## go test every package except ./exercises, on the pure-Go backend; pkg/posenc also with -tags purego
 	GOMLX_BACKEND=go $(GO) test $(TEST_PACKAGES)
-	$(GO) test -tags purego ./pkg/posenc
+	$(GO) test -tags purego ./pkg/posenc/...
 
 check-exercises: ## stubs fail, solutions pass, a broken exercise costs only itself, every learner-style mistake gets its hint
 	$(GO) run ./cmd/grade -verify

@@ -2,6 +2,8 @@ package posenc
 
 import (
 	"math"
+
+	"github.com/posenc/course/pkg/posenc/internal/parallel"
 )
 
 // ALiBi (Press, Smith and Lewis 2022, "Train Short, Test Long: Attention with
@@ -85,11 +87,11 @@ func ALiBiBiasTo[T Float](dst []T, slopes []float64, qLen, kLen int, causal bool
 	if err := checkLen("dst", len(dst), len(slopes)*qLen*kLen); err != nil {
 		return err
 	}
-	k := getKernel[alibiKernel[T]](&alibiKernels)
+	k := parallel.Get[alibiKernel[T]](&alibiKernels)
 	k.dst, k.slopes, k.qLen, k.kLen, k.causal = dst, slopes, qLen, kLen, causal
-	parallelUnits(k, len(slopes)*qLen, kLen, &k.parallelJob)
+	parallel.Run(k, len(slopes)*qLen, kLen, &k.Job)
 	k.dst, k.slopes = nil, nil
-	putKernel(&alibiKernels, k)
+	parallel.Put(&alibiKernels, k)
 	return nil
 }
 
@@ -111,16 +113,16 @@ func ALiBiBias[T Float](heads, n int, causal bool) ([]T, error) {
 }
 
 type alibiKernel[T Float] struct {
-	parallelJob
+	parallel.Job
 	dst        []T
 	slopes     []float64
 	qLen, kLen int
 	causal     bool
 }
 
-var alibiKernels typedPool[alibiKernel[float32], alibiKernel[float64]]
+var alibiKernels parallel.TypedPool[alibiKernel[float32], alibiKernel[float64]]
 
-// runRows fills rows [lo, hi) of dst, row r holding head r/qLen and query
+// RunRows fills rows [lo, hi) of dst, row r holding head r/qLen and query
 // r%qLen.
 //
 // Entry j of a row depends only on k = j − qPos (the key's offset from the
@@ -130,7 +132,7 @@ var alibiKernels typedPool[alibiKernel[float32], alibiKernel[float64]]
 // cache, just written) and one computed value: the kernel runs at the speed
 // of copy, and every entry is still exactly the value the formula gives,
 // computed in float64 and rounded once.
-func (k *alibiKernel[T]) runRows(lo, hi int) {
+func (k *alibiKernel[T]) RunRows(lo, hi int) {
 	kLen := k.kLen
 	for r := lo; r < hi; r++ {
 		q := r % k.qLen
