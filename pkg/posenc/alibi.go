@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"github.com/posenc/course/pkg/posenc/internal/parallel"
+
+	"github.com/posenc/course/internal/validate"
 )
 
 // ALiBi (Press, Smith and Lewis 2022, "Train Short, Test Long: Attention with
@@ -26,11 +28,11 @@ const maxHeads = 1 << 16
 // The second rule is not the geometric sequence 2^(−8k/n): for 12 heads it
 // gives 1/2, 1/4, …, 1/256 and then 2^(−0.5), 2^(−1.5), 2^(−2.5), 2^(−3.5).
 func ALiBiSlopes(heads int) ([]float64, error) {
-	if err := checkPositive("heads", heads); err != nil {
+	if err := validate.Positive("heads", heads); err != nil {
 		return nil, err
 	}
 	if heads > maxHeads {
-		return nil, paramErr("heads", heads, "must be <= 65536")
+		return nil, validate.Err("heads", heads, "must be <= 65536")
 	}
 	dst := make([]float64, heads)
 	alibiSlopesTo(dst)
@@ -64,27 +66,27 @@ func alibiSlopesTo(dst []float64) {
 // j at or before the query, and −Inf after it, so that the bias is also the
 // causal mask. Entries are computed in float64 and rounded once.
 func ALiBiBiasTo[T Float](dst []T, slopes []float64, qLen, kLen int, causal bool) error {
-	if err := checkPositive("len(slopes)", len(slopes)); err != nil {
+	if err := validate.Positive("len(slopes)", len(slopes)); err != nil {
 		return err
 	}
 	for i, m := range slopes {
 		if math.IsNaN(m) || math.IsInf(m, 0) {
-			return paramErr("slopes["+itoa(i)+"]", m, "must be finite")
+			return validate.Err("slopes["+itoa(i)+"]", m, "must be finite")
 		}
 	}
-	if err := checkPositive("q_len", qLen); err != nil {
+	if err := validate.Positive("q_len", qLen); err != nil {
 		return err
 	}
-	if err := checkPositive("k_len", kLen); err != nil {
+	if err := validate.Positive("k_len", kLen); err != nil {
 		return err
 	}
 	if qLen > kLen {
-		return paramErr("q_len", qLen, "must be <= k_len ("+itoa(kLen)+")")
+		return validate.Err("q_len", qLen, "must be <= k_len ("+itoa(kLen)+")")
 	}
-	if err := checkElements("heads×q_len×k_len", len(slopes), qLen, kLen); err != nil {
+	if err := validate.Elements("heads×q_len×k_len", len(slopes), qLen, kLen); err != nil {
 		return err
 	}
-	if err := checkLen("dst", len(dst), len(slopes)*qLen*kLen); err != nil {
+	if err := validate.Len("dst", len(dst), len(slopes)*qLen*kLen); err != nil {
 		return err
 	}
 	k := parallel.Get[alibiKernel[T]](&alibiKernels)
@@ -102,10 +104,10 @@ func ALiBiBias[T Float](heads, n int, causal bool) ([]T, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkPositive("n", n); err != nil {
+	if err := validate.Positive("n", n); err != nil {
 		return nil, err
 	}
-	if err := checkElements("heads×n×n", heads, n, n); err != nil {
+	if err := validate.Elements("heads×n×n", heads, n, n); err != nil {
 		return nil, err
 	}
 	dst := make([]T, heads*n*n)

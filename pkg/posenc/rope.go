@@ -6,6 +6,8 @@ import (
 	"github.com/posenc/course/pkg/posenc/internal/asm"
 	"github.com/posenc/course/pkg/posenc/internal/parallel"
 	"github.com/posenc/course/pkg/posenc/internal/sincos"
+
+	"github.com/posenc/course/internal/validate"
 )
 
 // RoPE configures rotary position embeddings (Su et al. 2021, "RoFormer:
@@ -69,23 +71,23 @@ func (r RoPE) Rot() int {
 // it rotates, a base that is not finite and > 1, an unknown layout, or an
 // invalid Scaling.
 func (r RoPE) Validate() error {
-	if err := checkPositive("head_dim", r.HeadDim); err != nil {
+	if err := validate.Positive("head_dim", r.HeadDim); err != nil {
 		return err
 	}
-	if r.HeadDim > maxElements { // InvFreq and LayoutPermutation allocate by HeadDim alone
-		return paramErr("head_dim", r.HeadDim, "must be <= 2^31")
+	if r.HeadDim > validate.MaxElements { // InvFreq and LayoutPermutation allocate by HeadDim alone
+		return validate.Err("head_dim", r.HeadDim, "must be <= 2^31")
 	}
 	if r.RotaryDim < 0 || r.RotaryDim > r.HeadDim {
-		return paramErr("rotary_dim", r.RotaryDim, "must be in [0, head_dim]")
+		return validate.Err("rotary_dim", r.RotaryDim, "must be in [0, head_dim]")
 	}
 	if r.RotaryDim == 0 {
-		if err := checkEvenPositive("head_dim", r.HeadDim); err != nil {
+		if err := validate.EvenPositive("head_dim", r.HeadDim); err != nil {
 			return err
 		}
-	} else if err := checkEvenPositive("rotary_dim", r.RotaryDim); err != nil {
+	} else if err := validate.EvenPositive("rotary_dim", r.RotaryDim); err != nil {
 		return err
 	}
-	if err := checkBase("base", r.Base); err != nil {
+	if err := validate.Base("base", r.Base); err != nil {
 		return err
 	}
 	if err := checkLayout("layout", r.Layout); err != nil {
@@ -119,13 +121,13 @@ func RotateTo[T Float](dst, x []T, r RoPE, pos int) error {
 	if err := r.Validate(); err != nil {
 		return err
 	}
-	if err := checkPosition("pos", pos); err != nil {
+	if err := validate.Position("pos", pos); err != nil {
 		return err
 	}
-	if err := checkLen("x", len(x), r.HeadDim); err != nil {
+	if err := validate.Len("x", len(x), r.HeadDim); err != nil {
 		return err
 	}
-	if err := checkLen("dst", len(dst), r.HeadDim); err != nil {
+	if err := validate.Len("dst", len(dst), r.HeadDim); err != nil {
 		return err
 	}
 	rot, af := r.Rot(), r.AttentionFactor()
@@ -155,14 +157,14 @@ func NewRoPECache(r RoPE, maxLen int) (*RoPECache, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
-	if err := checkPositive("max_len", maxLen); err != nil {
+	if err := validate.Positive("max_len", maxLen); err != nil {
 		return nil, err
 	}
-	if maxLen > maxPosition {
-		return nil, paramErr("max_len", maxLen, "must be <= 2^40")
+	if maxLen > validate.MaxPosition {
+		return nil, validate.Err("max_len", maxLen, "must be <= 2^40")
 	}
 	half := r.Rot() / 2
-	if err := checkElements("max_len×rotary_dim/2", maxLen, half); err != nil {
+	if err := validate.Elements("max_len×rotary_dim/2", maxLen, half); err != nil {
 		return nil, err
 	}
 	return newRoPECacheRange(r, 0, maxLen), nil
@@ -199,16 +201,16 @@ func (c *RoPECache) Sin() []float64 { return c.sin }
 // seqLen·HeadDim, len(dst) differs, or a position is outside the cache.
 func ApplyRoPETo[T Float](dst, x []T, c *RoPECache, seqLen, start int) error {
 	if c == nil {
-		return paramErr("cache", "nil", "must be built with NewRoPECache")
+		return validate.Err("cache", "nil", "must be built with NewRoPECache")
 	}
-	if err := checkPositive("seq_len", seqLen); err != nil {
+	if err := validate.Positive("seq_len", seqLen); err != nil {
 		return err
 	}
-	if err := checkNonNegative("start", start); err != nil {
+	if err := validate.NonNegative("start", start); err != nil {
 		return err
 	}
 	if start > c.n-seqLen {
-		return paramErr("start+seq_len", int64(start)+int64(seqLen), "must be <= the cache length "+itoa(c.n))
+		return validate.Err("start+seq_len", int64(start)+int64(seqLen), "must be <= the cache length "+itoa(c.n))
 	}
 	return applyRoPE(dst, x, c, seqLen, start, nil)
 }
@@ -218,14 +220,14 @@ func ApplyRoPETo[T Float](dst, x []T, c *RoPECache, seqLen, start int) error {
 // position must be in [0, c.Len()).
 func ApplyRoPEAtTo[T Float](dst, x []T, c *RoPECache, positions []int) error {
 	if c == nil {
-		return paramErr("cache", "nil", "must be built with NewRoPECache")
+		return validate.Err("cache", "nil", "must be built with NewRoPECache")
 	}
-	if err := checkPositive("len(positions)", len(positions)); err != nil {
+	if err := validate.Positive("len(positions)", len(positions)); err != nil {
 		return err
 	}
 	for i, p := range positions {
 		if p < 0 || p >= c.n {
-			return paramErr("positions["+itoa(i)+"]", p, "must be in [0, "+itoa(c.n)+")")
+			return validate.Err("positions["+itoa(i)+"]", p, "must be in [0, "+itoa(c.n)+")")
 		}
 	}
 	return applyRoPE(dst, x, c, len(positions), 0, positions)
@@ -233,10 +235,10 @@ func ApplyRoPEAtTo[T Float](dst, x []T, c *RoPECache, positions []int) error {
 
 func applyRoPE[T Float](dst, x []T, c *RoPECache, seqLen, start int, positions []int) error {
 	hd := c.rope.HeadDim
-	if mulOverflows(seqLen, hd) || len(x) == 0 || len(x)%(seqLen*hd) != 0 {
-		return paramErr("len(x)", len(x), "must be a positive multiple of seq_len×head_dim = "+itoa(seqLen)+"×"+itoa(hd))
+	if validate.MulOverflows(seqLen, hd) || len(x) == 0 || len(x)%(seqLen*hd) != 0 {
+		return validate.Err("len(x)", len(x), "must be a positive multiple of seq_len×head_dim = "+itoa(seqLen)+"×"+itoa(hd))
 	}
-	if err := checkLen("dst", len(dst), len(x)); err != nil {
+	if err := validate.Len("dst", len(dst), len(x)); err != nil {
 		return err
 	}
 	k := parallel.Get[ropeKernel[T]](&ropeKernels)

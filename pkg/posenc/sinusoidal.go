@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"github.com/posenc/course/pkg/posenc/internal/sincos"
+
+	"github.com/posenc/course/internal/validate"
 )
 
 // Spacing selects how a sinusoidal table spaces its frequencies.
@@ -62,20 +64,20 @@ func (s Sinusoidal) WithTensor2Tensor() Sinusoidal {
 // Validate returns a *ParamError for an odd or non-positive Dim, a Base that
 // is not a finite number > 1, or an unknown Layout or Spacing.
 func (s Sinusoidal) Validate() error {
-	if err := checkEvenPositive("dim", s.Dim); err != nil {
+	if err := validate.EvenPositive("dim", s.Dim); err != nil {
 		return err
 	}
-	if s.Dim > maxElements { // Frequencies and ShiftMatrix allocate by Dim alone
-		return paramErr("dim", s.Dim, "must be <= 2^31")
+	if s.Dim > validate.MaxElements { // Frequencies and ShiftMatrix allocate by Dim alone
+		return validate.Err("dim", s.Dim, "must be <= 2^31")
 	}
-	if err := checkBase("base", s.Base); err != nil {
+	if err := validate.Base("base", s.Base); err != nil {
 		return err
 	}
 	if err := checkLayout("layout", s.Layout); err != nil {
 		return err
 	}
 	if s.Spacing != SpacingVaswani && s.Spacing != SpacingT2T {
-		return paramErr("spacing", int(s.Spacing), "must be SpacingVaswani or SpacingT2T")
+		return validate.Err("spacing", int(s.Spacing), "must be SpacingVaswani or SpacingT2T")
 	}
 	return nil
 }
@@ -127,10 +129,10 @@ func SinusoidalTable[T Float](s Sinusoidal, start, n int) ([]T, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if err := checkPositive("n", n); err != nil {
+	if err := validate.Positive("n", n); err != nil {
 		return nil, err
 	}
-	if err := checkElements("n×dim", n, s.Dim); err != nil {
+	if err := validate.Elements("n×dim", n, s.Dim); err != nil {
 		return nil, err
 	}
 	dst := make([]T, n*s.Dim)
@@ -149,7 +151,7 @@ func SinusoidalTable[T Float](s Sinusoidal, start, n int) ([]T, error) {
 // variance 1/d: its entries are then about 1/√d in size, and without the
 // scale the position signal (entries up to 1) would drown the token signal.
 func AddSinusoidalTo[T Float](dst, emb []T, s Sinusoidal, start int, scaleEmb bool) error {
-	if err := checkLen("dst", len(dst), len(emb)); err != nil {
+	if err := validate.Len("dst", len(dst), len(emb)); err != nil {
 		return err
 	}
 	scale := 1.0
@@ -167,15 +169,15 @@ func sinusoidalTo[T Float](dst, emb []T, scale float64, s Sinusoidal, start int)
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	if err := checkPosition("start", start); err != nil {
+	if err := validate.Position("start", start); err != nil {
 		return err
 	}
 	if len(dst) == 0 || len(dst)%s.Dim != 0 {
-		return paramErr("len(dst)", len(dst), "must be a positive multiple of dim")
+		return validate.Err("len(dst)", len(dst), "must be a positive multiple of dim")
 	}
 	rows := len(dst) / s.Dim
-	if start > maxPosition-rows {
-		return paramErr("start", start, "leaves the last position past 2^40")
+	if start > validate.MaxPosition-rows {
+		return validate.Err("start", start, "leaves the last position past 2^40")
 	}
 	k := sincos.Get[T](s.Dim / 2)
 	s.frequenciesTo(k.Freq())
@@ -196,10 +198,10 @@ func ShiftMatrix(s Sinusoidal, k int) ([]float64, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if k < -maxPosition || k > maxPosition {
-		return nil, paramErr("k", k, "must be within ±2^40")
+	if k < -validate.MaxPosition || k > validate.MaxPosition {
+		return nil, validate.Err("k", k, "must be within ±2^40")
 	}
-	if err := checkElements("dim×dim", s.Dim, s.Dim); err != nil {
+	if err := validate.Elements("dim×dim", s.Dim, s.Dim); err != nil {
 		return nil, err
 	}
 	freq, _ := s.Frequencies()
