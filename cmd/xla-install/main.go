@@ -1,7 +1,7 @@
 // Command xla-install downloads and installs an XLA PJRT plugin, so that
 // GoMLX can run on XLA instead of its pure-Go backend. It is the only part
 // of the course that downloads a plugin, and it does so only when run:
-// pkg/posenc turns go-xla's automatic download off.
+// pkg/posgraph turns go-xla's automatic download off (backend_xla.go).
 //
 // It installs in go-xla's layout (the folders go-xla searches), pinned:
 //
