@@ -3,9 +3,8 @@ package posenc
 import (
 	"math"
 
-	"github.com/posenc/course/pkg/posenc/internal/parallel"
-
 	"github.com/posenc/course/internal/validate"
+	"github.com/posenc/course/pkg/posenc/internal/parallel"
 )
 
 // ALiBi (Press, Smith and Lewis 2022, "Train Short, Test Long: Attention with

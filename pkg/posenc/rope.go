@@ -3,11 +3,10 @@ package posenc
 import (
 	"strconv"
 
+	"github.com/posenc/course/internal/validate"
 	"github.com/posenc/course/pkg/posenc/internal/asm"
 	"github.com/posenc/course/pkg/posenc/internal/parallel"
 	"github.com/posenc/course/pkg/posenc/internal/sincos"
-
-	"github.com/posenc/course/internal/validate"
 )
 
 // RoPE configures rotary position embeddings (Su et al. 2021, "RoFormer:

@@ -3,9 +3,8 @@ package posenc
 import (
 	"math"
 
-	"github.com/posenc/course/pkg/posenc/internal/sincos"
-
 	"github.com/posenc/course/internal/validate"
+	"github.com/posenc/course/pkg/posenc/internal/sincos"
 )
 
 // Spacing selects how a sinusoidal table spaces its frequencies.

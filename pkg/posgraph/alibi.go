@@ -5,9 +5,8 @@ import (
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
-	"github.com/posenc/course/pkg/posenc"
-
 	"github.com/posenc/course/internal/validate"
+	"github.com/posenc/course/pkg/posenc"
 )
 
 // ALiBiConst returns the ALiBi bias (Press et al. 2022, "Train Short, Test

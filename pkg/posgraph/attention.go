@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/gomlx/gomlx/core/graph"
-
 	"github.com/posenc/course/internal/validate"
 )
 

@@ -5,7 +5,6 @@ import (
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
-
 	"github.com/posenc/course/internal/validate"
 )
 

@@ -6,7 +6,6 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/layers/attention/pos"
-
 	"github.com/posenc/course/internal/validate"
 )
 

@@ -8,9 +8,8 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/ml/model/initializer"
-	"github.com/posenc/course/pkg/posenc"
-
 	"github.com/posenc/course/internal/validate"
+	"github.com/posenc/course/pkg/posenc"
 )
 
 // LearnedVariableName is the name of a learned position table's variable in

@@ -6,9 +6,8 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/gobackend"
 	"github.com/gomlx/gomlx/core/graph"
-	"github.com/posenc/course/pkg/posenc"
-
 	"github.com/posenc/course/internal/validate"
+	"github.com/posenc/course/pkg/posenc"
 )
 
 // The graph RoPE computes y = x·C + swap(x)·S with the two full-width

@@ -6,9 +6,8 @@ import (
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
-	"github.com/posenc/course/pkg/posenc"
-
 	"github.com/posenc/course/internal/validate"
+	"github.com/posenc/course/pkg/posenc"
 )
 
 // SinusoidalConst returns the sinusoidal table of s (Vaswani et al. 2017,

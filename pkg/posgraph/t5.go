@@ -8,9 +8,8 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/ml/model/initializer"
-	"github.com/posenc/course/pkg/posenc"
-
 	"github.com/posenc/course/internal/validate"
+	"github.com/posenc/course/pkg/posenc"
 )
 
 // T5VariableName is the name of T5Bias's [NumBuckets, heads] variable, as in
