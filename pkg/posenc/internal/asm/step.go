@@ -37,6 +37,9 @@ func StepInterleaved[T Float](out []T, sn, cs, stepSin, stepCos []float64) {
 	out, cs, stepSin, stepCos = out[:2*n], cs[:n], stepSin[:n], stepCos[:n]
 	if n4 := n &^ 3; UseAVX2 && n4 > 0 && is32[T]() {
 		stepInterleavedAVX2(&asF32(out)[0], &sn[0], &cs[0], &stepSin[0], &stepCos[0], n4)
+		if n4 == n {
+			return
+		}
 		out, sn, cs, stepSin, stepCos = out[2*n4:], sn[n4:], cs[n4:], stepSin[n4:], stepCos[n4:]
 	}
 	for i := range sn {
@@ -59,6 +62,9 @@ func StepHalves[T Float](outS, outC []T, sn, cs, stepSin, stepCos []float64) {
 	outS, outC, cs, stepSin, stepCos = outS[:n], outC[:n], cs[:n], stepSin[:n], stepCos[:n]
 	if n4 := n &^ 3; UseAVX2 && n4 > 0 && is32[T]() {
 		stepHalvesAVX2(&asF32(outS)[0], &asF32(outC)[0], &sn[0], &cs[0], &stepSin[0], &stepCos[0], n4)
+		if n4 == n {
+			return
+		}
 		outS, outC, sn, cs, stepSin, stepCos = outS[n4:], outC[n4:], sn[n4:], cs[n4:], stepSin[n4:], stepCos[n4:]
 	}
 	for i := range sn {
