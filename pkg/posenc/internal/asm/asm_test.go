@@ -87,49 +87,43 @@ func sameBits[T Float](t *testing.T, what string, got, want []T) {
 	}
 }
 
-func TestRotateInterleavedIsItsLoop(t *testing.T) {
-	testRotateInterleaved[float32](t)
-	testRotateInterleaved[float64](t)
+func TestRotationsAreTheirLoops(t *testing.T) {
+	testRotations[float32](t)
+	testRotations[float64](t)
 }
 
-func testRotateInterleaved[T Float](t *testing.T) {
-	rng := newRand(1)
-	for _, avx2 := range paths() {
-		for _, n := range lengths {
-			what := name[T]("RotateInterleaved", avx2, n)
-			src := randFloats[T](rng, 2*n+2) // two more values than the pairs: left alone
-			cs, sn := angles(rng, n)
-			want := append([]T(nil), src...)
-			refRotateInterleaved(want, src, cs, sn)
-			got := append([]T(nil), src...)
-			withAVX2(avx2, func() { RotateInterleaved(got, src, cs, sn) })
-			sameBits(t, what, got, want)
-			inPlace := append([]T(nil), src...)
-			withAVX2(avx2, func() { RotateInterleaved(inPlace, inPlace, cs, sn) })
-			sameBits(t, what+" in place", inPlace, want)
-		}
+// halves adapts a function on two halves to one slice of 2·len(cs) pairs'
+// values followed by others: [first halves | second halves | rest].
+func halves[T Float](f func(out1, out2, src1, src2 []T, cs, sn []float64)) func(out, src []T, cs, sn []float64) {
+	return func(out, src []T, cs, sn []float64) {
+		n := len(cs)
+		f(out[:n], out[n:2*n], src[:n], src[n:2*n], cs, sn)
 	}
 }
 
-func TestRotateHalvesIsItsLoop(t *testing.T) {
-	testRotateHalves[float32](t)
-	testRotateHalves[float64](t)
-}
-
-func testRotateHalves[T Float](t *testing.T) {
-	rng := newRand(2)
-	for _, avx2 := range paths() {
-		for _, n := range lengths {
-			what := name[T]("RotateHalves", avx2, n)
-			src := randFloats[T](rng, 2*n)
-			cs, sn := angles(rng, n)
-			want := append([]T(nil), src...)
-			refRotateHalves(want[:n], want[n:], src[:n], src[n:], cs, sn)
-			got := make([]T, 2*n)
-			withAVX2(avx2, func() { RotateHalves(got[:n], got[n:], src[:n], src[n:], cs, sn) })
-			sameBits(t, what, got, want)
-			withAVX2(avx2, func() { RotateHalves(src[:n], src[n:], src[:n], src[n:], cs, sn) })
-			sameBits(t, what+" in place", src, want)
+func testRotations[T Float](t *testing.T) {
+	rng := newRand(1)
+	for _, rot := range []struct {
+		name    string
+		fn, ref func(out, src []T, cs, sn []float64)
+	}{
+		{"RotateInterleaved", RotateInterleaved[T], refRotateInterleaved[T]},
+		{"RotateHalves", halves(RotateHalves[T]), halves(refRotateHalves[T])},
+	} {
+		for _, avx2 := range paths() {
+			for _, n := range lengths {
+				what := name[T](rot.name, avx2, n)
+				src := randFloats[T](rng, 2*n+2) // two more values than the pairs: left alone
+				cs, sn := angles(rng, n)
+				want := append([]T(nil), src...)
+				rot.ref(want, src, cs, sn)
+				got := append([]T(nil), src...)
+				withAVX2(avx2, func() { rot.fn(got, src, cs, sn) })
+				sameBits(t, what, got, want)
+				inPlace := append([]T(nil), src...)
+				withAVX2(avx2, func() { rot.fn(inPlace, inPlace, cs, sn) })
+				sameBits(t, what+" in place", inPlace, want)
+			}
 		}
 	}
 }
