@@ -208,13 +208,13 @@ func checkRuntime(path, root string) (runtimeReport, error) {
 		return r, nil
 	}
 	dirs := libraryDirs(root, f.Machine)
-	if libc := findLibrary(dirs, "libc.so.6", f.Machine); libc != "" {
+	if libc := findLibrary(root, dirs, "libc.so.6", f.Machine); libc != "" {
 		if defs, err := definedVersions(libc); err == nil {
 			r.libc, r.libcHighest = libc, highestVersion(defs, "GLIBC_")
 		}
 	}
 	for _, lib := range libs {
-		p := findLibrary(dirs, lib, f.Machine)
+		p := findLibrary(root, dirs, lib, f.Machine)
 		if p == "" {
 			r.unchecked = append(r.unchecked, lib)
 			continue
@@ -238,6 +238,28 @@ func checkRuntime(path, root string) (runtimeReport, error) {
 	return r, nil
 }
 
+// resolveIn follows the symbolic links of path as they resolve inside the
+// system under root: an absolute link in a copied system's /usr/lib
+// (/usr/lib/x86_64-linux-gnu/libfoo.so -> /lib/...) names that system's
+// file, not this one's.
+func resolveIn(root, path string) string {
+	if root == "/" {
+		return path
+	}
+	for range 40 {
+		target, err := os.Readlink(path)
+		if err != nil {
+			return path
+		}
+		if filepath.IsAbs(target) {
+			path = filepath.Join(root, target)
+		} else {
+			path = filepath.Join(filepath.Dir(path), target)
+		}
+	}
+	return path
+}
+
 // isELF reports whether the file at path starts as an ELF file does.
 func isELF(path string) (bool, error) {
 	f, err := os.Open(path)
@@ -253,10 +275,11 @@ func isELF(path string) (bool, error) {
 }
 
 // findLibrary returns the first dirs/name that is an ELF file for machine
-// m (a /usr/lib64 of another architecture does not count), or "".
-func findLibrary(dirs []string, name string, m elf.Machine) string {
+// m (a /usr/lib64 of another architecture does not count), or "". The dirs
+// are under root.
+func findLibrary(root string, dirs []string, name string, m elf.Machine) string {
 	for _, d := range dirs {
-		p := filepath.Join(d, name)
+		p := resolveIn(root, filepath.Join(d, name))
 		f, err := elf.Open(p)
 		if err != nil {
 			continue
@@ -290,6 +313,13 @@ func (r runtimeReport) summary() string {
 const noXLAAdvice = "Run it on a system with a newer C library, or go without XLA: GoMLX then runs on its pure-Go backend (GOMLX_BACKEND=go). " +
 	"For the Docker image or the dev container, build with WITH_XLA=0 (docker compose: WITH_XLA=0 docker compose -f docker/compose.yaml up --build)."
 
+// incompatibleError says that a plugin cannot load on the system it was
+// checked against: the command exits with exitIncompatible, which the
+// image workflow tells from other failures.
+type incompatibleError struct{ msg string }
+
+func (e *incompatibleError) Error() string { return e.msg }
+
 // requireRuntime fails, saying what to do, when the ELF file at path needs
 // a runtime library version that the system under root lacks; otherwise it
 // prints what it checked.
@@ -299,7 +329,7 @@ func requireRuntime(what, path, root string, stdout io.Writer) error {
 		return err
 	}
 	if len(r.missing) > 0 {
-		return fmt.Errorf("%s cannot load on this system: it needs %s. %s", what, strings.Join(r.missing, "; "), noXLAAdvice)
+		return &incompatibleError{fmt.Sprintf("%s cannot load on this system: it needs %s. %s", what, strings.Join(r.missing, "; "), noXLAAdvice)}
 	}
 	if r.highestGlibc != "" {
 		fmt.Fprintf(stdout, "runtime libraries: %s %s: ok\n", what, r.summary())

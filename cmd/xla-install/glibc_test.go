@@ -111,8 +111,8 @@ func TestRuntimeCheckRefusesANewerGlibc(t *testing.T) {
 	}
 
 	code, out, errOut := runCLI(t, "-runtime-check", patched)
-	if code != exitFailure || out != "" {
-		t.Errorf("-runtime-check %s: exit status %d, stdout %q; want %d and nothing", patched, code, out, exitFailure)
+	if code != exitIncompatible || out != "" {
+		t.Errorf("-runtime-check %s: exit status %d, stdout %q; want %d and nothing", patched, code, out, exitIncompatible)
 	}
 	for _, s := range []string{"cannot load on this system", want, "libc.so.6", "WITH_XLA=0", "GOMLX_BACKEND=go"} {
 		if !strings.Contains(errOut, s) {
@@ -139,7 +139,7 @@ func TestRuntimeCheckSysroot(t *testing.T) {
 	}
 	machine := f.Machine
 	_ = f.Close()
-	libc := findLibrary(libraryDirs("/", machine), "libc.so.6", machine)
+	libc := findLibrary("/", libraryDirs("/", machine), "libc.so.6", machine)
 	if libc == "" || multiarchTriplet(machine) == "" {
 		t.Skip("no libc.so.6 of a known architecture here")
 	}
@@ -152,12 +152,17 @@ func TestRuntimeCheckSysroot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "libc.so.6"), b, 0o644); err != nil {
+	// As in a copied system: the library by an absolute link, which must
+	// resolve inside the root, not on this system.
+	if err := os.WriteFile(filepath.Join(dir, "libc-2.99.so"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/usr/lib/"+multiarchTriplet(machine)+"/libc-2.99.so", filepath.Join(dir, "libc.so.6")); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut := runCLI(t, "-runtime-check", bin, "-sysroot", root)
-	if code != exitOK || !strings.Contains(out, "the system under "+root) || !strings.Contains(out, filepath.Join(dir, "libc.so.6")) {
-		t.Errorf("-runtime-check against a root with this libc: exit status %d, stdout %q, stderr %q; want 0, naming that libc", code, out, errOut)
+	if code != exitOK || !strings.Contains(out, "the system under "+root) || !strings.Contains(out, filepath.Join(dir, "libc-2.99.so")) {
+		t.Errorf("-runtime-check against a root with this libc: exit status %d, stdout %q, stderr %q; want 0, naming that libc as its link resolves inside the root", code, out, errOut)
 	}
 	code, _, errOut = runCLI(t, "-runtime-check", bin, "-sysroot", t.TempDir())
 	if code != exitFailure || !strings.Contains(errOut, "no libc.so.6") {

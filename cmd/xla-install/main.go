@@ -36,7 +36,8 @@
 // ~/Library/Application Support/go-xla on macOS.
 //
 // Bad flags exit with status 2 and a one-line message; a failed download or
-// install exits with status 1.
+// install exits with status 1; a plugin that cannot load on the system's
+// runtime libraries (before installing, or -runtime-check) with status 3.
 package main
 
 import (
@@ -62,6 +63,10 @@ const (
 	exitOK      = 0
 	exitFailure = 1 // the flags were fine but the download or install failed
 	exitUsage   = 2 // bad flags or values
+
+	// exitIncompatible: the plugin needs a newer C or C++ runtime library
+	// than the system has, so it cannot load there.
+	exitIncompatible = 3
 )
 
 // Pinned plugin versions. CPUVersion is the default of the go-xla version in
@@ -209,6 +214,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "xla-install: %v\n", err)
+		var incompatible *incompatibleError
+		if errors.As(err, &incompatible) {
+			return exitIncompatible
+		}
 		return exitFailure
 	}
 	return exitOK

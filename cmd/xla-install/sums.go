@@ -148,7 +148,7 @@ func runtimeCheck(path, root string, stdout io.Writer) error {
 		return fmt.Errorf("no libc.so.6 for the plugin's architecture under %s: cannot check %s against it", root, path)
 	}
 	if len(r.missing) > 0 {
-		return fmt.Errorf("%s cannot load on %s: it needs %s. %s", path, where, strings.Join(r.missing, "; "), noXLAAdvice)
+		return &incompatibleError{fmt.Sprintf("%s cannot load on %s: it needs %s. %s", path, where, strings.Join(r.missing, "; "), noXLAAdvice)}
 	}
 	fmt.Fprintf(stdout, "%s loads on %s's runtime libraries: %s\n", path, where, r.summary())
 	return nil
