@@ -15,7 +15,8 @@
 #      (LABEL org.opencontainers.image.source); HOME is set for any uid; the
 #      Go caches are outside the home folder; compose passes WITH_XLA
 #      (default 1) and names its images by a release's fixed tags
-#      (cpu-vX.Y.Z, cuda-vX.Y.Z);
+#      (cpu-vX.Y.Z, cuda-vX.Y.Z); every pip install in the scripts checks
+#      hashes;
 #   3. bash -n on docker/*.sh, and docker/gpu-preflight_test.sh;
 #   4. .devcontainer/devcontainer.json parses, uses docker/Dockerfile, passes
 #      WITH_XLA, reuses the released image's layers (cacheFrom);
@@ -149,6 +150,15 @@ EOF
 ); then
 	while IFS= read -r line; do problem "docker/compose.yaml: $line"; done <<<"$out"
 fi
+
+# 2c. Every pip install or download in the course's scripts checks hashes
+# (--require-hashes within the command, which may go on for two lines).
+while IFS=: read -r f n _; do
+	sed -n "${n},$((n + 2))p" "$f" | grep -q -- '--require-hashes' ||
+		problem "${f#"$ROOT"/}:$n: pip without --require-hashes: pin what it installs by hash"
+done < <(grep -nE '(^|[^#]*[[:space:]"/])pip"?[[:space:]]+(install|download)[[:space:]]' \
+	"$ROOT"/scripts/*.sh "$ROOT"/scripts/*/*.sh "$ROOT"/cmd/*/*/*.sh "$ROOT"/docker/*.sh 2>/dev/null |
+	grep -vE '^[^:]+:[0-9]+:[[:space:]]*#' | grep -vE "printf|echo|die |say ")
 
 # 3. The image's shell scripts, and the GPU check's tests.
 for f in "$ROOT"/docker/*.sh; do
