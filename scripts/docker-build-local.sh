@@ -253,7 +253,9 @@ podman build --isolation chroot --format docker --build-arg BASE="$IMAGE" -f "$u
 	{ tail -20 "$log.uid" >&2; rm -f "$uidfile"; die "the dev container's uid change (4242) failed"; }
 rm -f "$uidfile"
 grep -q 'groups=.*(users)' "$log.uid" || die "learner is not in the group users after the uid change: $(grep uid= "$log.uid")"
-chown_mb=$(podman history --format '{{.Size}} {{.CreatedBy}}' --human=false "$IMAGE-uid4242" | grep -m1 'chown -R 4242' | awk '{printf "%d", $1 / 1000000}')
+chown_mb=$(podman history --format json "$IMAGE-uid4242" | python3 -c '
+import json, sys
+print(next((int(x.get("size", x.get("Size", 0))) // 1000000 for x in json.load(sys.stdin) if "chown -R 4242" in x.get("CreatedBy", "")), ""))')
 say "dev container uid change: the re-owning layer is ${chown_mb:-?} MB; $(grep -m1 'uid 4242 builds' "$log.uid")"
 [ -n "$chown_mb" ] && [ "$chown_mb" -lt 200 ] || die "the uid change's layer is ${chown_mb:-of unknown size} MB"
 podman rmi "$IMAGE-uid4242" >/dev/null 2>&1 || true
