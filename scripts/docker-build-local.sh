@@ -222,7 +222,8 @@ fi
 # The image's metadata and layout.
 src=$(podman image inspect -f '{{index .Config.Labels "org.opencontainers.image.source"}}' "$IMAGE")
 [[ "$src" =~ ^https://github\.com/[^/]+/[^/]+$ ]] || die "label org.opencontainers.image.source is \"$src\"; want https://github.com/OWNER/REPO"
-podman image inspect -f '{{range .Config.Env}}{{println .}}{{end}}' "$IMAGE" | grep -qx 'HOME=/home/learner' ||
+image_env=$(podman image inspect -f '{{range .Config.Env}}{{println .}}{{end}}' "$IMAGE")
+grep -qx 'HOME=/home/learner' <<<"$image_env" ||
 	die "the image does not set HOME=/home/learner (docker run --user would leave HOME=/)"
 if [ "$mode" = container ]; then
 	inimage() { podman exec "$name" "$@"; }
