@@ -11,6 +11,8 @@
 # that the CUDA plugin and cuBLAS are in place. Needs docker and curl; the
 # image workflow (.github/workflows/image.yml) runs it.
 set -euo pipefail
+# (Output is read into grep with <<<, not piped: under pipefail, grep -q
+# leaving early can fail the writer with SIGPIPE, and so the check.)
 
 image=${1:?usage: smoke-image.sh IMAGE cpu|cuda}
 target=${2:?usage: smoke-image.sh IMAGE cpu|cuda}
@@ -31,15 +33,15 @@ trap 'docker rm -f "$name" >/dev/null 2>&1 || true' EXIT
 JUPYTER_TOKEN=$token docker run -d --name "$name" -p "127.0.0.1:$port:8888" -e JUPYTER_TOKEN -e POSENC_PORT="$port" \
 	-e GOMLX_BACKEND=xla:cpu "$image" >/dev/null
 for _ in $(seq 1 90); do
-	docker logs "$name" 2>&1 | grep -q "token=$token" && break
+	grep -q "token=$token" <<<"$(docker logs "$name" 2>&1)" && break
 	sleep 1
 done
-docker logs "$name" 2>&1 | grep -q "127.0.0.1:$port/.*token=$token" || die "no URL naming 127.0.0.1:$port and the token within 90 s"
+grep -q "127.0.0.1:$port/.*token=$token" <<<"$(docker logs "$name" 2>&1)" || die "no URL naming 127.0.0.1:$port and the token within 90 s"
 code() { curl -s -o /dev/null -w '%{http_code}' "$@" || true; }
 [ "$(code "http://127.0.0.1:$port/api/status?token=$token")" = 200 ] || die "/api/status with the token: want 200"
 [ "$(code "http://127.0.0.1:$port/api/status")" = 403 ] || die "/api/status without a token: want 403"
-curl -s "http://127.0.0.1:$port/api/kernelspecs?token=$token" | grep -q '"gonb"' || die "the gonb kernel is not offered"
-if docker exec "$name" sh -c 'cat /proc/[0-9]*/cmdline 2>/dev/null | tr "\0" " "' | grep -qF -- "$token"; then
+grep -q '"gonb"' <<<"$(curl -s "http://127.0.0.1:$port/api/kernelspecs?token=$token")" || die "the gonb kernel is not offered"
+if grep -qF -- "$token" <<<"$(docker exec "$name" sh -c 'cat /proc/[0-9]*/cmdline 2>/dev/null | tr "\0" " "')"; then
 	die "the token appears on a command line in the container"
 fi
 health=""

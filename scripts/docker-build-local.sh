@@ -187,11 +187,11 @@ else
 	}
 fi
 for _ in $(seq 1 90); do
-	logs | grep -q "token=$token" && break
+	grep -q "token=$token" <<<"$(logs)" && break
 	sleep 1
 done
 logs | grep -E '^posenc-start|^lab.sh|token=' || true
-logs | grep -q "127.0.0.1:$url_port/.*token=$token" || {
+grep -q "127.0.0.1:$url_port/.*token=$token" <<<"$(logs)" || {
 	logs | tail -20 >&2
 	die "the server ($mode) did not print its URL within 90 s"
 }
@@ -205,8 +205,8 @@ health=$(podman image inspect -f '{{json .Config.Healthcheck}}' "$IMAGE" 2>/dev/
 grep -q '127.0.0.1:8888/api' <<<"$health" || die "the image has no HEALTHCHECK on /api: $health"
 api=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/api" || true)
 [ "$api" = 200 ] || die "GET /api (the HEALTHCHECK's request) without a token: HTTP $api; want 200"
-procs | grep -q jupyter || die "cannot read the command lines of the container's processes (no jupyter among them)"
-if procs | grep -qF -- "$token"; then
+grep -q jupyter <<<"$(procs)" || die "cannot read the command lines of the container's processes (no jupyter among them)"
+if grep -qF -- "$token" <<<"$(procs)"; then
 	die "the token appears on a command line in the container (ps shows it); it must travel in JUPYTER_TOKEN"
 fi
 say "the server ($mode) answers on 127.0.0.1:$PORT: 200 with the token, 403 without, /api 200 (HEALTHCHECK); kernel gonb offered"
@@ -257,7 +257,7 @@ grep -q 'groups=.*(users)' "$log.uid" || die "learner is not in the group users 
 chown_mb=$(podman history --format json "$IMAGE-uid4242" | python3 -c '
 import json, sys
 print(next((int(x.get("size", x.get("Size", 0))) // 1000000 for x in json.load(sys.stdin) if "chown -R 4242" in x.get("CreatedBy", "")), ""))')
-say "dev container uid change: the re-owning layer is ${chown_mb:-?} MB; $(grep -m1 'uid 4242 builds' "$log.uid")"
+say "dev container uid change: the re-owning layer is ${chown_mb:-?} MB; $(grep -m1 -x 'uid 4242 builds on the warmed caches' "$log.uid")"
 [ -n "$chown_mb" ] && [ "$chown_mb" -lt 200 ] || die "the uid change's layer is ${chown_mb:-of unknown size} MB"
 podman rmi "$IMAGE-uid4242" >/dev/null 2>&1 || true
 rm -f "$log.uid"
