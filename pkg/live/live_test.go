@@ -79,6 +79,16 @@ func panel() (*Panel, *[]string, func() (View, error)) {
 	return p, &drawn, draw
 }
 
+// runLive runs p on fe in the background; the channel closes when it ends.
+func runLive(p *Panel, draw func() (View, error), fe *fakeFrontEnd) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		p.run(draw, fe)
+		close(done)
+	}()
+	return done
+}
+
 func msg(seq int, s, m int, done bool) string {
 	return fmt.Sprintf(`{"seq":%d,"values":[%d,%d],"done":%t}`, seq, s, m, done)
 }
@@ -121,11 +131,7 @@ func TestNoPageFallsBackToTheDefault(t *testing.T) {
 func TestLiveRedrawsTheNewestStateUntilDone(t *testing.T) {
 	p, drawn, draw := panel()
 	fe := &fakeFrontEnd{isLive: true, messages: make(chan string)}
-	done := make(chan struct{})
-	go func() {
-		p.run(draw, fe)
-		close(done)
-	}()
+	done := runLive(p, draw, fe)
 	fe.messages <- msg(1, 3, 0, false) // s = 8
 	fe.messages <- msg(3, 0, 1, false) // b, s = 1
 	fe.messages <- msg(2, 1, 0, false) // older than 3: dropped
@@ -152,11 +158,7 @@ func TestLiveRedrawsTheNewestStateUntilDone(t *testing.T) {
 func TestLiveShowsADrawErrorAndGoesOn(t *testing.T) {
 	p, _, draw := panel()
 	fe := &fakeFrontEnd{isLive: true, messages: make(chan string)}
-	done := make(chan struct{})
-	go func() {
-		p.run(draw, fe)
-		close(done)
-	}()
+	done := runLive(p, draw, fe)
 	fe.messages <- msg(1, 3, 1, false) // b, s = 8: draw fails
 	waitFor(t, func() bool {
 		return strings.HasPrefix(fe.lastReadout(), "factor s = 8, method = b\nerror: b cannot take 8 (the figure shows the last setting that worked)\nLive: ")
