@@ -80,8 +80,10 @@ func (l *heatLayer) plotRaster(c draw.Canvas, plt *plot.Plot) {
 	ps := float64(len(pal)-1) / (l.hm.Max - l.hm.Min)
 	colorOf := func(v float64) color.Color {
 		switch {
-		case math.IsNaN(v) || math.IsInf(v, 0) || math.IsInf(ps, 0):
-			return l.hm.NaN // ±Inf cells are drawn by infCells, on top
+		case math.IsInf(v, 0):
+			return maskColor // in the image: infCells draws nothing over a raster
+		case math.IsNaN(v) || math.IsInf(ps, 0):
+			return l.hm.NaN
 		case v < l.hm.Min:
 			return l.hm.Underflow
 		case v > l.hm.Max:
