@@ -242,9 +242,11 @@ func (f *Figure) svg(widthCm, heightCm float64, embed bool) ([]byte, error) {
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("viz: encoding SVG: %w", err)
 	}
-	// Images (a rasterized heatmap's cells, a colour bar) are scaled up
-	// without smoothing: a cell stays one colour to its edges.
-	return bytes.ReplaceAll(buf.Bytes(), []byte("<image "), []byte(`<image style="image-rendering:pixelated" `)), nil
+	// Images (a rasterized heatmap's cells, a colour bar) fill the
+	// rectangle gonum gives them (SVG would keep their aspect ratio,
+	// letterboxed) and are scaled up without smoothing: a cell stays one
+	// colour to its edges.
+	return bytes.ReplaceAll(buf.Bytes(), []byte("<image "), []byte(`<image preserveAspectRatio="none" style="image-rendering:pixelated" `)), nil
 }
 
 // InlineSVG renders the figure as an <svg> element to put in an HTML page,

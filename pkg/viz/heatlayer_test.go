@@ -229,7 +229,7 @@ func TestInlineSVG(t *testing.T) {
 		t.Errorf("fonts CSS %.120q: want Liberation Serif's @font-face, embedded", css)
 	}
 	// The cells: one image of 8×6 pixels, scaled without smoothing.
-	if n := bytes.Count(svg, []byte(`<image style="image-rendering:pixelated" `)); n < 1 {
+	if n := bytes.Count(svg, []byte(`<image preserveAspectRatio="none" style="image-rendering:pixelated" `)); n < 1 {
 		t.Errorf("no pixelated <image> in %d bytes of SVG", len(svg))
 	}
 	if len(svg) > 60_000 {

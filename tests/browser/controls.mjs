@@ -257,6 +257,42 @@ async function awaitFigure([i, before]) {
   }
 }
 
+// In the page: the share of pixels that differ clearly (by more than 64
+// in a channel) between two PNG screenshots, given in base64; an error when
+// their sizes differ.
+async function comparePictures([a, b]) {
+  const load = async (src) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${src}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.naturalWidth;
+    c.height = img.naturalHeight;
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    return ctx.getImageData(0, 0, c.width, c.height);
+  };
+  const [x, y0] = await Promise.all([load(a), load(b)]);
+  // A figure wider than the output shrinks to fit it, the PNG and the SVG
+  // (whose HTML output has a padding) by a few pixels apart: compare at one
+  // size; the aspect ratio must agree.
+  if (Math.abs(x.width / x.height - y0.width / y0.height) > 0.02) return { error: `sizes ${x.width}×${x.height} and ${y0.width}×${y0.height}` };
+  let y = y0;
+  if (x.width !== y0.width || x.height !== y0.height) {
+    const c = document.createElement('canvas');
+    c.width = x.width;
+    c.height = x.height;
+    const ctx = c.getContext('2d');
+    ctx.drawImage(await createImageBitmap(y0), 0, 0, x.width, x.height);
+    y = ctx.getImageData(0, 0, x.width, x.height);
+  }
+  let differ = 0;
+  for (let p = 0; p < x.data.length; p += 4) {
+    if (Math.abs(x.data[p] - y.data[p]) > 64 || Math.abs(x.data[p + 1] - y.data[p + 1]) > 64 || Math.abs(x.data[p + 2] - y.data[p + 2]) > 64) differ++;
+  }
+  return { fraction: differ / (x.data.length / 4) };
+}
+
 // slideTo drags control k of cell i to index target with the mouse, as a
 // learner does: press on the thumb, move, release.
 async function slideTo(page, i, k, target) {
@@ -354,9 +390,14 @@ export async function checkControls(ctx, page, rel, nb) {
       const first = verify(start.readout, start.controls);
       if (first.bad.length) ctx.fail(where, `the default readout: ${first.bad.join('; ')}`);
       p.kind = first.kind;
+      // The default figure (the committed PNG), as the page shows it.
+      const figure = () => page.locator('.jp-Notebook .jp-Cell').nth(i).locator('.jp-OutputArea-output img, .jp-OutputArea-output svg').first();
+      await figure().scrollIntoViewIfNeeded();
+      const defaultShot = (await figure().screenshot()).toString('base64');
 
       // The moves: each slider to its far end and back to the middle, each
-      // select through all its options and back to the first.
+      // select through all its options; then every control back to its
+      // default.
       const moves = [];
       start.controls.forEach((c, k) => {
         if (c.kind === 'slider') {
@@ -366,6 +407,7 @@ export async function checkControls(ctx, page, rel, nb) {
           for (let o = 1; o <= c.max; o++) moves.push([k, (c.index + o) % (c.max + 1)]);
         }
       });
+      start.controls.forEach((c, k) => moves.push([k, c.index]));
       for (const [k, target] of moves) {
         const before = await page.evaluate(panelState, i);
         if (before.controls[k].index === target) continue;
@@ -395,6 +437,23 @@ export async function checkControls(ctx, page, rel, nb) {
         if (p.moves.length === 1) {
           shot++;
           await screenshotPanel(page, i, path.join(ctx.out, `${name}-controls-${shot}.png`));
+        }
+      }
+
+      // Back at the defaults, the redrawn figure (an SVG drawn by the page)
+      // must look like the committed PNG: same size, same layout, the same
+      // fonts; only antialiasing may differ.
+      const back = await page.evaluate(panelState, i);
+      if (back.controls.every((c, k) => c.index === start.controls[k].index)) {
+        await figure().scrollIntoViewIfNeeded();
+        const diff = await page.evaluate(comparePictures, [defaultShot, (await figure().screenshot()).toString('base64')]);
+        p.differingPixels = diff;
+        // Calibrated: 0.6 to 5.3% of pixels differ in the course's panels
+        // (antialiasing, a dense heatmap's column edges); 18 to 27% did
+        // when SVG letterboxed the heatmaps' images.
+        if (diff.error || diff.fraction > 0.10) {
+          ctx.fail(where, `back at the defaults, the redrawn figure differs from the committed one: ${diff.error ?? `${(100 * diff.fraction).toFixed(1)}% of its pixels differ`}`);
+          await figure().screenshot({ path: path.join(ctx.out, `${name}-controls-redrawn-default-${i + 1}.png`) });
         }
       }
 
