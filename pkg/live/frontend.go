@@ -59,13 +59,11 @@ func newFrontEnd() frontEnd {
 
 // plainFrontEnd prints the readout and a note for the figure, as viz.Show
 // does outside a notebook.
-type plainFrontEnd struct{ bytes int }
+type plainFrontEnd struct{}
 
-func (*plainFrontEnd) live() (bool, string) { return false, "not in a notebook" }
-func (*plainFrontEnd) showControls(string)  {}
-func (f *plainFrontEnd) showFigure(png []byte) {
-	fmt.Printf("[figure: %d bytes of PNG; shown in notebooks]\n", len(png))
-}
+func (*plainFrontEnd) live() (bool, string)    { return false, "not in a notebook" }
+func (*plainFrontEnd) showControls(string)     {}
+func (f *plainFrontEnd) showFigure([]byte)     { fmt.Println("[figure: shown in notebooks]") }
 func (*plainFrontEnd) showSVG([]byte)          {}
 func (*plainFrontEnd) showReadout(text string) { fmt.Println(text) }
 func (*plainFrontEnd) addFonts(string)         {}
