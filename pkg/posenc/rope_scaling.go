@@ -31,12 +31,18 @@ const (
 	// ScalingLlama3 keeps high frequencies, divides low ones by Factor, and
 	// blends in between (Meta's Llama 3.1; HF "llama3").
 	ScalingLlama3
+	// ScalingProportional is p-RoPE (HF "proportional", Gemma 4's global
+	// layers): only the first, highest-frequency Proportion of the pairs
+	// rotate, with the frequencies of full RoPE (the whole rotary width as
+	// denominator); the other pairs get frequency 0 and pass through
+	// unchanged. See rope_proportional.go.
+	ScalingProportional
 )
 
-var scalingNames = [...]string{"none", "linear", "ntk", "dynamic", "yarn", "llama3"}
+var scalingNames = [...]string{"none", "linear", "ntk", "dynamic", "yarn", "llama3", "proportional"}
 
 // String returns the name used by the posenc command: none, linear, ntk,
-// dynamic, yarn or llama3.
+// dynamic, yarn, llama3 or proportional.
 func (k ScalingKind) String() string {
 	if k >= 0 && int(k) < len(scalingNames) {
 		return scalingNames[k]
@@ -51,7 +57,7 @@ func ParseScalingKind(name string) (ScalingKind, error) {
 			return ScalingKind(i), nil
 		}
 	}
-	return 0, paramErr("scaling", name, "must be one of none, linear, ntk, dynamic, yarn, llama3")
+	return 0, paramErr("scaling", name, "must be one of none, linear, ntk, dynamic, yarn, llama3, proportional")
 }
 
 // Scaling configures RoPE frequency scaling for contexts longer than the one
@@ -78,6 +84,10 @@ type Scaling struct {
 	// AttentionFactor (YaRN) multiplies cos and sin, hence both q and k; 0
 	// means 0.1·ln(Factor) + 1.
 	AttentionFactor float64
+	// Proportion (ScalingProportional) is the fraction of the pairs that
+	// rotate, in [0, 1]: HF's partial_rotary_factor under rope_type
+	// "proportional". For this kind a zero Factor means 1.
+	Proportion float64
 }
 
 // LinearScaling returns position interpolation by factor.
@@ -128,11 +138,14 @@ func (sc Scaling) llama3Factors() (low, high float64) {
 
 // validate checks sc for a rotary dimension rot.
 func (sc Scaling) validate(rot int) error {
-	if sc.Kind < ScalingNone || sc.Kind > ScalingLlama3 {
+	if sc.Kind < ScalingNone || sc.Kind > ScalingProportional {
 		return paramErr("scaling", int(sc.Kind), "must be a known ScalingKind")
 	}
 	if sc.Kind == ScalingNone {
 		return nil
+	}
+	if sc.Kind == ScalingProportional {
+		return sc.validateProportional()
 	}
 	if err := checkFinite("factor", sc.Factor); err != nil {
 		return err
@@ -251,6 +264,8 @@ func (sc Scaling) invFreq(i, rot int, base float64) float64 {
 		ramp := math.Min(math.Max((float64(i)-low)/(high-low), 0), 1)
 		keep := 1 - ramp // share of the original (extrapolated) frequency
 		return (w/s)*(1-keep) + w*keep
+	case ScalingProportional:
+		return sc.proportionalInvFreq(i, rot, w)
 	case ScalingLlama3:
 		low, high := sc.llama3Factors()
 		l0 := float64(sc.OriginalLen)
