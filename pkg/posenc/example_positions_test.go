@@ -35,3 +35,31 @@ func ExampleLongRoPEScaling() {
 	// seq 4096: long false, [1.0000 0.0050] attention ×1.1902
 	// seq 4097: long true, [0.6667 0.0002] attention ×1.1902
 }
+
+func ExampleParseHFConfig() {
+	// Gemma 2/3-style interleaving: local layers keep base 10⁴, the global
+	// layer has base 10⁶ and, here, a linear factor of 8 (rope_scaling
+	// applies to the global layers only).
+	m, err := posenc.ParseHFConfig([]byte(`{
+		"model_type": "gemma3_text", "num_hidden_layers": 3, "head_dim": 256,
+		"max_position_embeddings": 131072, "sliding_window": 1024,
+		"layer_types": ["sliding_attention", "sliding_attention", "full_attention"],
+		"rope_theta": 1000000.0, "rope_local_base_freq": 10000.0,
+		"rope_scaling": {"rope_type": "linear", "factor": 8.0}}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, l := range m.Layers {
+		fmt.Printf("layer %d %-17s window %4d base %g scaling %s×%g\n", i, l.Type, l.Window, l.RoPE.Base, l.RoPE.Scaling.Kind, l.RoPE.Scaling.Factor)
+	}
+	// An unknown key is an error naming it, never a silent default.
+	_, err = posenc.ParseHFConfig([]byte(`{"model_type": "llama", "num_hidden_layers": 1, "head_dim": 64,
+		"max_position_embeddings": 4096, "rope_theta": 10000.0, "rope_scaling": {"type": "linear", "factor": 2, "beta": 1}}`))
+	fmt.Println(err)
+	// Output:
+	// layer 0 sliding_attention window 1024 base 10000 scaling none×0
+	// layer 1 sliding_attention window 1024 base 10000 scaling none×0
+	// layer 2 full_attention    window    0 base 1e+06 scaling linear×8
+	// posenc: rope_scaling.beta is not a key of rope_type linear, got 1
+}
