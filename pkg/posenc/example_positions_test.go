@@ -63,3 +63,16 @@ func ExampleParseHFConfig() {
 	// layer 2 full_attention    window    0 base 1e+06 scaling linear×8
 	// posenc: rope_scaling.beta is not a key of rope_type linear, got 1
 }
+
+func ExampleDecoupledScore() {
+	// DeepSeek's decoupled RoPE: a position-free part plus a rotary part.
+	// The score depends on the distance only: 7−3 = 1007−1003.
+	r := posenc.NewRoPE(2).WithLayout(posenc.Interleaved)
+	qNope, kNope := []float64{1, 2}, []float64{0.5, 0.5}
+	qRope, kRope := []float64{1, 0}, []float64{1, 0}
+	a, _ := posenc.DecoupledScore(qNope, kNope, qRope, kRope, r, 7, 3)
+	b, _ := posenc.DecoupledScore(qNope, kNope, qRope, kRope, r, 1007, 1003)
+	fmt.Printf("%.4f %.4f = 1.5 + cos(4)\n", a, b)
+	// Output:
+	// 0.8464 0.8464 = 1.5 + cos(4)
+}
