@@ -37,3 +37,23 @@ func TestDecoupledScore(t *testing.T) {
 	_, err = DecoupledScore(qN, kN, qR, kR, r, -1, 0)
 	wantParamError(t, err, "pos", "-1")
 }
+
+func TestLongestWavelength(t *testing.T) {
+	for _, c := range []struct {
+		r    RoPE
+		want float64
+	}{
+		{NewRoPE(128), 2 * math.Pi * math.Pow(1e4, 126.0/128)},
+		{NewRoPE(128).WithScaling(LinearScaling(4)), 4 * 2 * math.Pi * math.Pow(1e4, 126.0/128)},
+		// p-RoPE: the slowest rotating pair is pair 15 of 64, not pair 63.
+		{NewRoPE(128).WithScaling(ProportionalScaling(0.25)), 2 * math.Pi * math.Pow(1e4, 30.0/128)},
+		{NewRoPE(128).WithScaling(ProportionalScaling(0)), math.Inf(1)},
+	} {
+		got, err := c.r.LongestWavelength()
+		if err != nil || !(got == c.want || relClose(got, c.want, 1e-13)) {
+			t.Errorf("%+v: LongestWavelength() = %v, %v; want %v", c.r, got, err, c.want)
+		}
+	}
+	_, err := NewRoPE(7).LongestWavelength()
+	wantParamError(t, err, "head_dim", "7")
+}
