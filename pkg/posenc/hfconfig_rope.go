@@ -211,13 +211,18 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 		}
 		return m.MaxPositions, nil
 	}
-	// factor, or max_position_embeddings / original (HF's YaRN and
-	// LongRoPE when factor is absent).
-	factorOr := func(l0 int) (float64, error) {
-		if _, ok := get("factor"); ok {
-			return num("factor")
+	// original_max_position_embeddings and factor, or max_position_embeddings
+	// / original when factor is absent (HF's YaRN and LongRoPE).
+	origAndFactor := func() (int, float64, error) {
+		l0, err := orig()
+		if err != nil {
+			return 0, 0, err
 		}
-		return float64(m.MaxPositions) / float64(l0), nil
+		if _, ok := get("factor"); ok {
+			f, err := num("factor")
+			return l0, f, err
+		}
+		return l0, float64(m.MaxPositions) / float64(l0), nil
 	}
 
 	var sc Scaling
@@ -236,11 +241,7 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 		}
 		sc = DynamicNTKScaling(f, m.MaxPositions, m.MaxPositions)
 	case "yarn":
-		l0, err := orig()
-		if err != nil {
-			return nil, err
-		}
-		f, err := factorOr(l0)
+		l0, f, err := origAndFactor()
 		if err != nil {
 			return nil, err
 		}
@@ -276,11 +277,7 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 			}
 		}
 	case "longrope":
-		l0, err := orig()
-		if err != nil {
-			return nil, err
-		}
-		f, err := factorOr(l0)
+		l0, f, err := origAndFactor()
 		if err != nil {
 			return nil, err
 		}
