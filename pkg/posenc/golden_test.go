@@ -46,7 +46,9 @@ type goldenFile struct {
 // the difference is HF's float32 rounding, and the library's value is the
 // exact one of the same formula. Every other decision — which layers
 // rotate, windows, the p-RoPE zeros, LongRoPE's long factors, attention and
-// softmax scales — agrees exactly.
+// softmax scales — agrees exactly. The one real disagreement found lies
+// outside the fixtures; TestGoldenDisagreement shows transformers is wrong
+// there.
 const goldenRelTol = 1e-6
 
 // TestGoldenHuggingFace reads every fixture with ParseHFConfig and compares
@@ -166,3 +168,60 @@ func TestGoldenHuggingFace(t *testing.T) {
 }
 
 func relErr(got, want float64) float64 { return math.Abs(got-want) / math.Abs(want) }
+
+// TestGoldenDisagreement covers the one configuration found where
+// transformers 5.24.0 and the library disagree, and shows who is right.
+//
+// With YaRN inside a per-layer-type rope_parameters, transformers'
+// _compute_yarn_parameters takes every key from the layer type's dictionary
+// except truncate, which it reads as config.rope_parameters.get("truncate",
+// True): the top-level dictionary, keyed by layer type, which has no such
+// key. So it truncates the ramp whatever the layer's dictionary says. The
+// config asks for truncate false on that layer, as gpt-oss's flat config
+// does and transformers honours there; the library honours it in both
+// forms. transformers is wrong here (a bug in its lookup), and the test
+// proves that its frequencies are exactly those of truncate true.
+func TestGoldenDisagreement(t *testing.T) {
+	var g struct {
+		Disagreements map[string]struct {
+			Config    json.RawMessage `json:"config"`
+			LayerType string          `json:"layer_type"`
+			InvFreq   []float64       `json:"inv_freq"`
+		} `json:"disagreements"`
+	}
+	data, err := modelconfigs.Golden()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	d, ok := g.Disagreements["nested_yarn_truncate_false"]
+	if !ok {
+		t.Fatal("golden.json has no nested_yarn_truncate_false entry (run make golden)")
+	}
+	m, err := posenc.ParseHFConfig(d.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := *m.Layers[1].RoPE
+	if m.Layers[1].Type != d.LayerType || !r.Scaling.NoTruncate {
+		t.Fatalf("layer 1: %s, %+v; want %s with truncate false", m.Layers[1].Type, r.Scaling, d.LayerType)
+	}
+	ours, _ := r.InvFreq()
+	truncated := r
+	truncated.Scaling.NoTruncate = false
+	hfSays, _ := truncated.InvFreq()
+	differ := 0
+	for i, want := range d.InvFreq {
+		if e := relErr(hfSays[i], want); e > goldenRelTol {
+			t.Errorf("ω[%d]: transformers %v, library with truncate true %v: transformers did not just ignore truncate", i, want, hfSays[i])
+		}
+		if relErr(ours[i], want) > 1e-3 {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("the library's truncate-false frequencies equal transformers': the disagreement is gone (fixed upstream?)")
+	}
+}

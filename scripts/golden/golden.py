@@ -115,12 +115,40 @@ def golden(path):
     return {"rope": ropes, "layers": layers}
 
 
+# A configuration where transformers and the library disagree, recorded so
+# that the Go test can show who is right: YaRN with truncate false inside a
+# per-layer-type rope_parameters. _compute_yarn_parameters reads every key
+# from the layer type's dictionary except truncate, which it reads from the
+# top-level config.rope_parameters (keyed by layer type here), so it never
+# sees the false and truncates anyway.
+NESTED_TRUNCATE = {
+    "model_type": "gemma3_text", "num_hidden_layers": 2, "head_dim": 64, "max_position_embeddings": 131072,
+    "sliding_window": 128, "layer_types": ["sliding_attention", "full_attention"],
+    "rope_parameters": {
+        "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
+        "full_attention": {"rope_type": "yarn", "factor": 32.0, "original_max_position_embeddings": 4096,
+                           "rope_theta": 150000.0, "truncate": False},
+    },
+}
+
+
+def disagreements():
+    fields = json.loads(json.dumps(NESTED_TRUNCATE))
+    model_type = fields.pop("model_type")
+    config = AutoConfig.for_model(model_type, **fields)
+    mod = importlib.import_module("transformers.models.gemma3.modeling_gemma3")
+    rotary = mod.Gemma3RotaryEmbedding(config)
+    return {"nested_yarn_truncate_false": {"config": NESTED_TRUNCATE, "layer_type": "full_attention",
+                                           "inv_freq": floats(rotary.full_attention_inv_freq)}}
+
+
 def main(fixtures, out):
     models = {}
     for name in sorted(os.listdir(fixtures)):
         if name.endswith(".json") and name != "golden.json":
             models[name[: -len(".json")]] = golden(os.path.join(fixtures, name))
     doc = {
+        "disagreements": disagreements(),
         "generated_by": "scripts/golden/golden.py (make golden)",
         "transformers": transformers.__version__,
         "torch": torch.__version__,
