@@ -14,7 +14,7 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: help lab test install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results golden golden-check
+.PHONY: help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results golden golden-check
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -26,6 +26,13 @@ test: install fmt vet gotest lab-quick check-exercises check-notebooks run-noteb
 	@if [ "$${DOCKER_BUILD:-0}" = 1 ]; then scripts/docker-build-local.sh; fi
 	@echo "make test: all checks passed"
 
+check: fmt vet unit check-exercises ## what a pull request must pass, with no apt, npm or browser: gofmt, go vet, go test -short, the exercise proof (timed in README's Contributing)
+	@echo "make check: all checks passed"
+
+unit: ## go test -short every package except ./exercises (the stress and end-to-end tests skip; make test runs them), pkg/posenc/... also with -tags purego
+	GOMLX_BACKEND=go $(GO) test -short $(TEST_PACKAGES)
+	$(GO) test -short -tags purego ./pkg/posenc/...
+
 install: ## Jupyter (OS packages), GoNB + goimports + gopls and the gonb kernel, JupyterLab (hash-locked) where a package index is reachable, notebooks trusted
 	@bash scripts/install.sh
 
@@ -35,11 +42,11 @@ fmt: ## fail on Go files that gofmt would change
 
 vet: ## go vet every package, also with -tags purego (the host kernels without AVX2)
 	$(GO) vet ./...
-	$(GO) vet -tags purego ./pkg/posenc
+	$(GO) vet -tags purego ./pkg/posenc/...
 
-gotest: ## go test every package except ./exercises, on the pure-Go backend; pkg/posenc also with -tags purego
+gotest: ## go test every package except ./exercises, on the pure-Go backend; pkg/posenc/... also with -tags purego
 	GOMLX_BACKEND=go $(GO) test $(TEST_PACKAGES)
-	$(GO) test -tags purego ./pkg/posenc
+	$(GO) test -tags purego ./pkg/posenc/...
 
 check-exercises: ## stubs fail, solutions pass, a broken exercise costs only itself, every learner-style mistake gets its hint
 	$(GO) run ./cmd/grade -verify

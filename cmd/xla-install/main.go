@@ -1,7 +1,7 @@
 // Command xla-install downloads and installs an XLA PJRT plugin, so that
 // GoMLX can run on XLA instead of its pure-Go backend. It is the only part
 // of the course that downloads a plugin, and it does so only when run:
-// pkg/posenc turns go-xla's automatic download off.
+// pkg/posgraph turns go-xla's automatic download off (backend_xla.go).
 //
 // It installs in go-xla's layout (the folders go-xla searches), pinned:
 //
@@ -38,8 +38,6 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
-
-	"github.com/gomlx/go-xla/installer"
 )
 
 func main() {
@@ -181,7 +179,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // pluginFile is the file that marks the plugin as installed in dir.
 func pluginFile(o options) string {
 	if o.plugin == "cuda" {
-		return filepath.Join(cudaNvidiaDir(o.dir), installer.NVIDIAPJRTPluginFileName)
+		return filepath.Join(cudaNvidiaDir(o.dir), cudaPluginFile)
 	}
 	return filepath.Join(o.dir, "pjrt_c_api_cpu_"+o.version+"_plugin.so")
 }
