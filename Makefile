@@ -14,7 +14,7 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results golden golden-check
+.PHONY: help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results golden golden-check
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -22,7 +22,7 @@ help: ## list the targets
 lab: install ## install what is missing, then open the course in JupyterLab (or Jupyter Notebook)
 	@bash scripts/lab.sh
 
-test: install fmt vet gotest lab-quick check-exercises check-notebooks run-notebooks lint-docker actionlint xla-test test-browser ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
+test: install fmt vet gotest lab-quick check-exercises check-notebooks run-notebooks check-node lint-docker actionlint xla-test test-browser ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
 	@if [ "$${DOCKER_BUILD:-0}" = 1 ]; then scripts/docker-build-local.sh; fi
 	@echo "make test: all checks passed"
 
@@ -73,6 +73,9 @@ test-browser: install ## every notebook in headless chromium, in JupyterLab and 
 	@bash scripts/install.sh --browser
 	@bash tests/browser/run.sh
 
+check-node: ## the node on PATH satisfies the engines.node range of every package the npm lock files pin (scripts/install-node.sh installs the pinned one)
+	$(GO) run ./cmd/node-engines $$(git ls-files '*package-lock.json' 2>/dev/null || echo tests/browser/package-lock.json docker/lint/package-lock.json)
+
 lint-docker: ## lint docker/Dockerfile and docker/compose.yaml (dockerfilelint, pinned, via npm)
 	@scripts/lint-dockerfile.sh
 
@@ -85,7 +88,7 @@ lab-results: ## re-run the full lab (12–15 minutes on 2 free cores) and rewrit
 actionlint: ## lint .github/workflows with actionlint v1.7.12 (built from tools/actionlint)
 	cd tools/actionlint && $(GO) tool actionlint -shellcheck= -pyflakes= $(CURDIR)/.github/workflows/*.yml
 
-xla: ## download and install XLA's PJRT CPU plugin (pinned, sha256-checked) into ~/.local/lib/go-xla
+xla: ## download and install XLA's PJRT CPU plugin (pinned, sha256-checked, its runtime needs checked) where go-xla looks (~/.local/lib/go-xla; macOS: ~/Library/Application Support/go-xla)
 	@scripts/install.sh --xla
 
 xla-test: ## graph tests and notebooks on xla:cpu (XLA_PLUGIN_DIR, else a pinned test plugin from the package index)

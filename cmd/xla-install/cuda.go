@@ -253,6 +253,25 @@ func installCUDA(o options, stdout io.Writer) error {
 	if err := os.Chmod(filepath.Join(staging, cudaPluginFile), 0o755); err != nil {
 		return fmt.Errorf("%s holds no %s: %v", cudaPJRTPackage, cudaPluginInWheel, err)
 	}
+	// Before anything is installed: the plugin and every NVIDIA library
+	// must find the C and C++ runtime versions they need on this system.
+	err = filepath.WalkDir(staging, func(path string, d os.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() || !(reSharedLibrary.MatchString(d.Name()) || d.Name() == installer.NVIDIAPJRTPluginFileName) {
+			return err
+		}
+		rel, _ := filepath.Rel(staging, path)
+		r, err := checkRuntime(path, "/")
+		if err != nil {
+			return err
+		}
+		if len(r.missing) > 0 {
+			return fmt.Errorf("the CUDA plugin's %s cannot load on this system: it needs %s. %s", rel, strings.Join(r.missing, "; "), noXLAAdvice)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
 	// go-xla points XLA's CUDA data dir (--xla_gpu_cuda_data_dir) at
 	// <dir>/nvidia, where XLA looks for bin/ptxas and nvvm/libdevice; the CUDA
 	// 13 wheels put both under cu13/.
