@@ -15,5 +15,9 @@
 // and, when your answer matches a classic mistake, which idea it missed.
 // exercises/README.md lists the exercises with folded hints, and solutions/
 // holds one worked solution per exercise. The checks themselves live in
-// exercises/internal: name your own helpers as you like.
+// internal/check: name your own helpers as you like.
 package exercises
+
+// The test files, exercises/README.md's table and hints, and each lesson's
+// list of exercises are generated from internal/check's entries.
+//go:generate go run ./internal/gen

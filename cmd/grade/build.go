@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/posenc/course/internal/catalog"
+	"github.com/posenc/course/internal/check"
 )
 
 // built is the outcome of compiling the exercise tests.
@@ -63,7 +64,7 @@ func build(root, dir string, replace map[string]string) (*built, error) {
 	if runtime.GOOS == "windows" {
 		binary += ".exe"
 	}
-	for attempt := 0; attempt <= len(catalog.Exercises)+1; attempt++ {
+	for attempt := 0; attempt <= len(check.Exercises())+1; attempt++ {
 		out, err := goBuild(root, dir, binary, replace)
 		if err == nil {
 			b.binary = binary
@@ -87,7 +88,7 @@ func build(root, dir string, replace map[string]string) (*built, error) {
 			if filepath.Dir(file) != catalog.Dir {
 				continue // the course's own code: nothing a stand-in can fix
 			}
-			e, ok := catalog.ByFile(filepath.Base(file))
+			e, ok := check.ByFile(filepath.Base(file))
 			if !ok {
 				// A file of the learner's own (helpers.go): leave it out, and
 				// let the exercises that need it fail to compile in turn.

@@ -14,14 +14,15 @@ import (
 	"testing"
 
 	"github.com/posenc/course/internal/catalog"
+	"github.com/posenc/course/internal/check"
 )
 
 var root = filepath.Join("..", "..")
 
 func TestWriteTable(t *testing.T) {
-	one, _ := catalog.ByNum(1)
-	three, _ := catalog.ByNum(3)
-	four, _ := catalog.ByNum(4)
+	one, _ := check.ByNum(1)
+	three, _ := check.ByNum(3)
+	four, _ := check.ByNum(4)
 	long := "sin and cos are swapped: " + strings.Repeat("long ", 40) + "(lesson 2, “Deriving the formula”)."
 	rep := &Report{MaxPoints: 20, Total: 3}
 	rep.add(Result{Status: catalog.StatusPass, Checks: 6, ChecksPassed: 6}, one)
@@ -140,7 +141,7 @@ func TestBadFlags(t *testing.T) {
 // TestStandIns checks the stand-in of every exercise: the solution's
 // signatures, bodies that panic with the stub's message.
 func TestStandIns(t *testing.T) {
-	for _, e := range catalog.Exercises {
+	for _, e := range check.Exercises() {
 		src, err := standIn(root, e)
 		if err != nil {
 			t.Fatal(err)
@@ -164,7 +165,7 @@ func TestCheckRunCatches(t *testing.T) {
 	solvedOdd := func(e catalog.Exercise) bool { return e.Num%2 == 1 }
 	good := func() *Report {
 		rep := &Report{}
-		for _, e := range catalog.Exercises {
+		for _, e := range check.Exercises() {
 			r := Result{Status: catalog.StatusTodo}
 			if solvedOdd(e) {
 				r = Result{Status: catalog.StatusPass, Checks: 3, ChecksPassed: 3}
@@ -217,12 +218,12 @@ func TestGradeRealExercises(t *testing.T) {
 			t.Fatalf("exit status %d; want 1 (stderr: %s)", code, stderr.String())
 		}
 		table := stdout.String()
-		for _, e := range catalog.Exercises {
+		for _, e := range check.Exercises() {
 			if !strings.Contains(table, e.Name()+" ") || !strings.Contains(table, "write "+e.FuncList()+" in "+e.Path()) {
 				t.Errorf("the table lacks the row of %s and its stub's message:\n%s", e.Name(), table)
 			}
 		}
-		if want := fmt.Sprintf("Total: 0/%d points, 0 of %d exercises pass.", catalog.MaxPoints(catalog.Exercises), len(catalog.Exercises)); !strings.Contains(table, want) {
+		if want := fmt.Sprintf("Total: 0/%d points, 0 of %d exercises pass.", catalog.MaxPoints(check.Exercises()), len(check.Exercises())); !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
 	})
@@ -232,7 +233,7 @@ func TestGradeRealExercises(t *testing.T) {
 			t.Fatalf("exit status %d; want 1 (stderr: %s)", code, stderr.String())
 		}
 		table := stdout.String()
-		for _, e := range catalog.Exercises {
+		for _, e := range check.Exercises() {
 			if got := strings.Contains(table, e.Name()+" "); got != (e.Lesson == 2) {
 				t.Errorf("row of %s shown: %v; want %v:\n%s", e.Name(), got, e.Lesson == 2, table)
 			}
@@ -270,7 +271,7 @@ func TestGradeRealExercises(t *testing.T) {
 		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 			t.Fatalf("--json: %v\n%s", err, stdout.String())
 		}
-		if rep.Points != catalog.MaxPoints(catalog.Exercises) || rep.Passed != len(catalog.Exercises) {
+		if rep.Points != catalog.MaxPoints(check.Exercises()) || rep.Passed != len(check.Exercises()) {
 			t.Errorf("%d/%d points, %d/%d pass; want full marks", rep.Points, rep.MaxPoints, rep.Passed, rep.Total)
 		}
 		for _, r := range rep.Exercises {

@@ -25,7 +25,7 @@
 //
 // With -verify it checks the exercises themselves, without touching the
 // working tree: the catalog, stubs, solutions and generated files agree;
-// the feedback's own tests pass (go test ./exercises/internal/...); every
+// the feedback's own tests pass (go test ./internal/check ./exercises/internal/...); every
 // untouched stub is graded "not implemented"; every solution passes when it
 // stands in for its stub, with half of the others left as stubs (so that it
 // passes alone, or says which exercise it waits for); a file that does not
@@ -44,6 +44,7 @@ import (
 	"path/filepath"
 
 	"github.com/posenc/course/internal/catalog"
+	"github.com/posenc/course/internal/check"
 	"github.com/posenc/course/internal/cli"
 )
 
@@ -108,7 +109,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if o.verify {
 		return verify(root, stdout, stderr)
 	}
-	list := catalog.Exercises
+	list := check.Exercises()
 	if o.lesson != 0 {
 		list = lessonExercises(o.lesson)
 	}
@@ -147,7 +148,7 @@ const notebookEnv = "GONB_DIR"
 // lessonExercises returns lesson n's exercises.
 func lessonExercises(n int) []catalog.Exercise {
 	var out []catalog.Exercise
-	for _, e := range catalog.Exercises {
+	for _, e := range check.Exercises() {
 		if e.Lesson == n {
 			out = append(out, e)
 		}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/posenc/course/internal/catalog"
+	"github.com/posenc/course/internal/check"
 	"github.com/posenc/course/internal/cli"
 )
 
@@ -36,7 +37,7 @@ func verify(root string, stdout, stderr io.Writer) int {
 	}
 	v := &verifier{root: root, out: stdout}
 	v.step("catalog, stubs and solutions agree", v.checkFiles)
-	v.step("the feedback's own tests pass (go test ./exercises/internal/...)", v.checkFeedback)
+	v.step("the feedback's own tests pass (go test ./internal/check ./exercises/internal/...)", v.checkFeedback)
 	v.step("untouched stubs are graded \"not implemented\"", v.checkStubs)
 	v.step("odd-numbered solutions pass over the stubs, even stubs still fail", func() (string, error) { return v.checkHalf(1) })
 	v.step("even-numbered solutions pass over the stubs, odd stubs still fail", func() (string, error) { return v.checkHalf(0) })
@@ -52,7 +53,7 @@ func verify(root string, stdout, stderr io.Writer) int {
 		}
 		return "", nil
 	})
-	list := catalog.Exercises
+	list := check.Exercises()
 	if v.failed > 0 {
 		fmt.Fprintf(stdout, "verify: FAIL (%d of %d checks failed, %.1fs)\n", v.failed, v.steps, time.Since(start).Seconds())
 		return 1
@@ -105,7 +106,7 @@ var numbered = regexp.MustCompile(`^(\d\d)_[a-z0-9_]+\.go$`)
 func (v *verifier) checkFiles() (string, error) {
 	var p problems
 	known := map[string]bool{"README.md": true, "doc.go": true, "internal": true}
-	for _, e := range catalog.Exercises {
+	for _, e := range check.Exercises() {
 		known[e.File()], known[e.TestFile()] = true, true
 		stub := v.read(&p, catalog.Dir, e.File())
 		if stub != "" {
@@ -146,7 +147,7 @@ func (v *verifier) checkFiles() (string, error) {
 			}
 		}
 	}
-	return fmt.Sprintf("%d exercises, %d points", len(catalog.Exercises), catalog.MaxPoints(catalog.Exercises)), p.err()
+	return fmt.Sprintf("%d exercises, %d points", len(check.Exercises()), catalog.MaxPoints(check.Exercises())), p.err()
 }
 
 // read returns a file's text, recording a problem when it cannot.
@@ -172,14 +173,15 @@ func (v *verifier) checkPackage(p *problems, name, src string) {
 	}
 }
 
-// checkFeedback runs the tests of exercises/internal/...: the feedback's
-// own tests, the harness's, and the freshness of the generated files.
+// checkFeedback runs the tests of internal/check and exercises/internal/...:
+// the feedback's own tests, the harness's, and the freshness of the
+// generated files.
 func (v *verifier) checkFeedback() (string, error) {
-	cmd := exec.Command(goCommand(), "test", "-count=1", "./"+catalog.Dir+"/internal/...")
+	cmd := exec.Command(goCommand(), "test", "-count=1", "./internal/check", "./"+catalog.Dir+"/internal/...")
 	cmd.Dir = v.root
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return "", fmt.Errorf("go test ./exercises/internal/... failed:\n%s", strings.TrimSpace(string(out)))
+		return "", fmt.Errorf("go test ./internal/check ./exercises/internal/... failed:\n%s", strings.TrimSpace(string(out)))
 	}
 	return "", nil
 }
@@ -188,7 +190,7 @@ func (v *verifier) checkFeedback() (string, error) {
 // place of its stub.
 func (v *verifier) overlayFor(solved func(catalog.Exercise) bool) map[string]string {
 	replace := map[string]string{}
-	for _, e := range catalog.Exercises {
+	for _, e := range check.Exercises() {
 		if solved(e) {
 			replace[filepath.Join(v.root, catalog.Dir, e.File())] = filepath.Join(v.root, "solutions", e.File())
 		}
@@ -198,7 +200,7 @@ func (v *verifier) overlayFor(solved func(catalog.Exercise) bool) map[string]str
 
 // grade grades the working tree with replace as overlay.
 func (v *verifier) grade(replace map[string]string) (*Report, error) {
-	return gradeDir(v.root, replace, catalog.Exercises)
+	return gradeDir(v.root, replace, check.Exercises())
 }
 
 // checkRun checks a report where the exercises solved says carry their
@@ -210,11 +212,11 @@ func checkRun(rep *Report, solved func(catalog.Exercise) bool) error {
 		p.addf("the exercises do not compile:\n%s%s", rep.BuildOutput, rep.CompileErrors)
 		return p.err()
 	}
-	for i, e := range catalog.Exercises {
+	for i, e := range check.Exercises() {
 		r := rep.Exercises[i]
 		var waitsFor []int
 		for _, u := range e.Uses {
-			if ue, _ := catalog.ByNum(u); !solved(ue) {
+			if ue, _ := check.ByNum(u); !solved(ue) {
 				waitsFor = append(waitsFor, u)
 			}
 		}
@@ -252,7 +254,7 @@ func (v *verifier) checkStubs() (string, error) {
 	if want := fmt.Sprintf("Total: 0/%d points, 0 of %d exercises pass.", rep.MaxPoints, rep.Total); !strings.Contains(table.String(), want) {
 		return "", fmt.Errorf("the grader's table on the stubs lacks %q:\n%s", want, table.String())
 	}
-	return fmt.Sprintf("%d/%d not implemented, 0/%d points", len(catalog.Exercises), len(catalog.Exercises), rep.MaxPoints), nil
+	return fmt.Sprintf("%d/%d not implemented, 0/%d points", len(check.Exercises()), len(check.Exercises()), rep.MaxPoints), nil
 }
 
 func (v *verifier) checkHalf(parity int) (string, error) {
@@ -298,7 +300,7 @@ func (v *verifier) checkIsolation() (string, error) {
 	defer os.RemoveAll(tmp)
 	replace := v.overlayFor(func(catalog.Exercise) bool { return true })
 	for num, b := range brokenFiles {
-		e, _ := catalog.ByNum(num)
+		e, _ := check.ByNum(num)
 		path := filepath.Join(tmp, e.File())
 		if err := os.WriteFile(path, []byte(b.src), 0o644); err != nil {
 			return "", err
@@ -315,7 +317,7 @@ func (v *verifier) checkIsolation() (string, error) {
 	}
 	table := out.String()
 	var p problems
-	for i, e := range catalog.Exercises {
+	for i, e := range check.Exercises() {
 		r := rep.Exercises[i]
 		b, broken := brokenFiles[e.Num]
 		calls := slices.IndexFunc(e.Uses, func(u int) bool { return brokenFiles[u].status == catalog.StatusNoCompile })
@@ -348,12 +350,12 @@ func (v *verifier) checkNewUser() (string, error) {
 			return "", err
 		}
 	}
-	for _, e := range catalog.Exercises {
+	for _, e := range check.Exercises() {
 		if err := cli.CopyFile(filepath.Join(tmp, catalog.Dir, e.File()), filepath.Join(tmp, "solutions", e.File())); err != nil {
 			return "", err
 		}
 	}
-	rep, err := gradeDir(tmp, nil, catalog.Exercises)
+	rep, err := gradeDir(tmp, nil, check.Exercises())
 	if err != nil {
 		return "", err
 	}

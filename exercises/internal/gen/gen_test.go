@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/posenc/course/exercises/internal/check"
+	"github.com/posenc/course/internal/check"
 )
 
 const root = "../../.."
 
 // TestGeneratedFilesAreFresh fails when a generated file no longer matches
-// the catalog or the checks: run go run ./exercises/internal/gen.
+// the checks: run go generate ./exercises.
 func TestGeneratedFilesAreFresh(t *testing.T) {
 	files, err := generate(root)
 	if err != nil {
@@ -22,11 +22,11 @@ func TestGeneratedFilesAreFresh(t *testing.T) {
 	for _, f := range files {
 		old, err := os.ReadFile(filepath.Join(root, f.path))
 		if err != nil {
-			t.Errorf("%v (run go run ./exercises/internal/gen)", err)
+			t.Errorf("%v (run go generate ./exercises)", err)
 			continue
 		}
 		if !bytes.Equal(old, f.data) {
-			t.Errorf("%s is stale: run go run ./exercises/internal/gen", f.path)
+			t.Errorf("%s is stale: run go generate ./exercises", f.path)
 		}
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/posenc/course/internal/catalog"
+	"github.com/posenc/course/internal/check"
 	"github.com/posenc/course/internal/cli"
 )
 
@@ -82,7 +83,7 @@ func run(workers int, jsonOut, only string, keep bool) error {
 		"--workers", fmt.Sprint(workers),
 		"--output", report,
 	}
-	for _, e := range catalog.Exercises {
+	for _, e := range check.Exercises() {
 		if only != "" && !slices.ContainsFunc(strings.Split(only, ","), func(s string) bool { return strings.Contains(e.File(), s) }) {
 			args = append(args, "--exclude-files", "^"+strings.ReplaceAll(e.File(), ".", `\.`)+"$")
 		}
@@ -121,12 +122,12 @@ func scratchModule(root, dir string) error {
 	if err := cli.CopyTree(filepath.Join(dir, "pkg", "posenc"), filepath.Join(root, "pkg", "posenc"), skipTests); err != nil {
 		return err
 	}
-	for _, p := range []string{filepath.Join("internal", "catalog"), filepath.Join(catalog.Dir, "internal", "check")} {
+	for _, p := range []string{filepath.Join("internal", "catalog"), filepath.Join("internal", "check")} {
 		if err := cli.CopyTree(filepath.Join(dir, p), filepath.Join(root, p), skipTests); err != nil {
 			return err
 		}
 	}
-	for _, e := range catalog.Exercises {
+	for _, e := range check.Exercises() {
 		if err := cli.CopyFile(filepath.Join(dir, catalog.Dir, e.File()), filepath.Join(root, "solutions", e.File())); err != nil {
 			return err
 		}

@@ -70,7 +70,7 @@ type Exercise struct {
 
 // newExercise returns exercise num with its cases.
 func newExercise(num int, cases []Case) *Exercise {
-	e, ok := info(num)
+	e, ok := ByNum(num)
 	if !ok {
 		panic(fmt.Sprintf("check: exercise %d is not registered", num))
 	}
@@ -225,7 +225,7 @@ func funcName(full string) string {
 func findStub(msg string, frames []runtime.Frame) (stubHit, bool) {
 	var hit stubHit
 	if len(frames) > 0 {
-		e, ok := byFile(filepath.Base(frames[0].File))
+		e, ok := ByFile(filepath.Base(frames[0].File))
 		if ok {
 			hit.exercise, hit.fn = e, funcName(frames[0].Function)
 		}
@@ -236,7 +236,7 @@ func findStub(msg string, frames []runtime.Frame) (stubHit, bool) {
 			return stubHit{}, false
 		}
 		file, _, _ = strings.Cut(file, " ")
-		e, ok := byFile(file)
+		e, ok := ByFile(file)
 		if !ok {
 			return stubHit{}, false
 		}

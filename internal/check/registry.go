@@ -12,9 +12,9 @@ import (
 // solution or its learner-style mutants: its catalog entry, the words the
 // lesson and the README show for it, and its checks. Each exercise's file in
 // this package registers its Entry from an init function, so that adding an
-// exercise touches that file and no list elsewhere; go run
-// ./exercises/internal/gen writes the catalog's list, the README's table and
-// hints, and each lesson's Exercises section from the entries.
+// exercise touches that file and no list elsewhere; go generate ./exercises
+// writes the learner's test files, the README's table and hints, and each
+// lesson's Exercises section from the entries.
 type Entry struct {
 	catalog.Exercise
 	// Blurb ends the exercise's line in its lesson's Exercises section,
@@ -35,7 +35,7 @@ var entries = map[int]Entry{}
 
 // registerExercise adds an exercise; every exercise file calls it from its init
 // function. It panics on a malformed or repeated entry: the package's tests
-// and go run ./exercises/internal/gen would then fail at once.
+// and go generate ./exercises would then fail at once.
 func registerExercise(e Entry) {
 	switch {
 	case e.Num <= 0 || e.Slug == "" || e.Title == "" || e.Test == "" || len(e.Funcs) == 0 || e.Lesson <= 0 || e.Section == "":
@@ -71,16 +71,25 @@ func All() []*Exercise {
 	return out
 }
 
-// info returns exercise num's catalog entry, from its registration (not
-// from the generated catalog, which may lag behind a new exercise until
-// gen has run).
-func info(num int) (catalog.Exercise, bool) {
+// Exercises returns every exercise's catalog entry, in order: the list the
+// exercise tests, the grader and the generated files all read.
+func Exercises() []catalog.Exercise {
+	out := make([]catalog.Exercise, 0, len(entries))
+	for _, e := range Entries() {
+		out = append(out, e.Exercise)
+	}
+	return out
+}
+
+// ByNum returns exercise num.
+func ByNum(num int) (catalog.Exercise, bool) {
 	e, ok := entries[num]
 	return e.Exercise, ok
 }
 
-// byFile returns the exercise whose stub or test file is named base.
-func byFile(base string) (catalog.Exercise, bool) {
+// ByFile returns the exercise whose stub or test file is named base
+// ("03_sinusoidal.go" or "03_sinusoidal_test.go").
+func ByFile(base string) (catalog.Exercise, bool) {
 	for _, e := range entries {
 		if base == e.File() || base == e.TestFile() {
 			return e.Exercise, true
