@@ -8,17 +8,137 @@ import (
 	"github.com/posenc/course/internal/check"
 )
 
-// TestAttention checks Attention (exercise 1). Each line below is one check, a subtest
-// that calls your code as shown and compares the answer with a reference
-// (go test ./exercises -run 'Attention/one_query_two_keys' -v runs the first one alone):
-//
-//	one_query_two_keys              Attention(q=[[1 0]], k=[[1 0] [0 1]], v=[[1 2] [3 4]])
-//	three_queries_four_keys         Attention(q 3×4, k 4×4, v 4×3)
-//	scores_need_the_sqrt_d_scale    Attention(q 2×16, k 5×16, v 5×2)
-//	large_scores_stay_finite        Attention(q 3×4, k 4×4, v 4×3)
-//	one_loud_query_one_quiet_query  Attention(q 2×4, k 3×4, v 3×2)
-//	inputs_unchanged                Attention(q, k, v)
-//
-// The inputs, the references and the hints are in
-// internal/check/ex01_attention.go.
-func TestAttention(t *testing.T) { check.Attention(Attention).Run(t) }
+// TestAttention checks Attention (exercise 1) on each row of exercise01 below,
+// in a subtest of the row's name: go test ./exercises -run
+// 'Attention/one_query_two_keys' -v runs the first row alone. Each row calls
+// your code on copies of its inputs and compares the answer with its Want (or
+// checks the property its table states); it fails too when your code changes an
+// argument or returns memory it shares with one. When a wrong answer matches a
+// classic mistake, the message names it in a hint (the hints are chosen in
+// internal/check/ex01_attention.go).
+func TestAttention(t *testing.T) { check.Attention(Attention, exercise01).Run(t) }
+
+// exercise01 is exercise 1's case table.
+var exercise01 = check.AttentionCases{
+	// Attention(Q, K, V) must equal Want, softmax(Q·Kᵀ/√d)·V computed in float64, to within Tol.
+	// The first row you can check by hand; the scores of the later rows need the √d scale, reach
+	// 1000 (where exp overflows), or are loud for one query and quiet for another.
+	Attention: []check.AttentionCase{
+		{
+			Name: "one_query_two_keys", Q: [][]float64{{1, 0}}, K: [][]float64{{1, 0}, {0, 1}},
+			V:    [][]float64{{1, 2}, {3, 4}},
+			Want: [][]float64{{1.6604769013466862, 2.6604769013466862}},
+			Tol:  1e-09,
+		},
+		{
+			Name: "three_queries_four_keys", Tol: 1e-09,
+			Q: [][]float64{
+				{0.128, -0.295, 0.43, -0.919},
+				{-0.111, -0.547, 0.779, -0.624},
+				{0.29, -0.799, -0.232, 0.311},
+			},
+			K: [][]float64{
+				{-0.887, 0.032, -0.447, -0.88},
+				{0.873, -0.22, -0.098, 0.054},
+				{0.634, -0.471, 0.89, 0.989},
+				{-0.964, -0.723, -0.76, -0.076},
+			},
+			V: [][]float64{
+				{-0.543, 0.359, 0.675},
+				{-0.142, 0.107, -0.975},
+				{-0.381, -0.144, 0.013},
+				{-0.62, -0.396, 0.362},
+			},
+			Want: [][]float64{
+				{-0.42435979195736734, 0.02030770988766696, 0.04652222252841492},
+				{-0.42632225143228186, -0.008564955566563767, 0.05031049220620952},
+				{-0.4078849549581628, -0.05844279914026507, -0.04727558643591118},
+			},
+		},
+		{
+			Name: "scores_need_the_sqrt_d_scale", Tol: 1e-09,
+			Q: [][]float64{
+				{
+					0.882, 1.372, -0.404, -0.326, 1.172, -0.864, -1.264, 0.8, 1.27, 1.428, -1.038,
+					-0.354, -1.908, -1.022, 0.792, -0.726,
+				},
+				{
+					0.404, 0.868, 1.572, 1.542, -0.374, -0.038, -0.786, 1.476, -1.02, 0.43, 1.31,
+					-0.93, 0.618, -1.778, -0.254, -1.22,
+				},
+			},
+			K: [][]float64{
+				{
+					1.572, -1.972, 1.84, 1.03, 0.676, 0.646, 1.208, -0.942, -1.704, -1.166, -1.688,
+					1.572, -0.79, 0.67, 1.65, -0.152,
+				},
+				{
+					-1.626, 1.524, -0.184, -1.1, -0.872, -1.248, 1.686, 1.012, 0.004, 1.834, 0.66,
+					0.996, -0.984, -1.364, 0.602, -0.646,
+				},
+				{
+					1.894, 1.02, 0.514, 0.77, 1.58, 0.856, 0.884, 1.688, 1.712, -0.442, 1.73, 0.42,
+					-1.178, 1.876, -0.444, 1.582,
+				},
+				{
+					1.418, 0.516, 1.212, 1.36, 0.034, -1.038, 1.362, -0.356, -0.58, -1.44, -1.198,
+					-0.156, -1.372, -0.158, 1.228, -0.19,
+				},
+				{
+					-1.78, 0.014, -0.81, -0.77, -1.514, -0.212, 1.84, 0.32, 1.128, 0.282, -0.13,
+					0.546, -1.568, -0.914, 0.182, -0.682,
+				},
+			},
+			V: [][]float64{
+				{-0.229, -0.659},
+				{-0.468, -0.91},
+				{-0.068, 0.837},
+				{-0.306, 0.585},
+				{-0.545, 0.334},
+			},
+			Want: [][]float64{
+				{-0.3661107155866565, -0.08690837754296908},
+				{-0.34272732972458114, -0.07256984034404199},
+			},
+		},
+		{
+			Name: "large_scores_stay_finite", Tol: 1e-09,
+			Q: [][]float64{
+				{7.68, -17.7, 25.8, -55.14},
+				{-6.66, -32.82, 46.74, -37.44},
+				{17.4, -47.940000000000005, -13.92, 18.66},
+			},
+			K: [][]float64{
+				{-53.22, 1.92, -26.82, -52.8},
+				{52.38, -13.2, -5.88, 3.2399999999999998},
+				{38.04, -28.259999999999998, 53.4, 59.339999999999996},
+				{-57.839999999999996, -43.379999999999995, -45.6, -4.56},
+			},
+			V: [][]float64{
+				{-0.543, 0.359, 0.675},
+				{-0.142, 0.107, -0.975},
+				{-0.381, -0.144, 0.013},
+				{-0.62, -0.396, 0.362},
+			},
+			Want: [][]float64{
+				{-0.543, 0.359, 0.675},
+				{-0.5429999999999994, 0.358999999999998, 0.6749999999999974},
+				{-0.381, -0.144, 0.013},
+			},
+		},
+		{
+			Name: "one_loud_query_one_quiet_query", Tol: 1e-09,
+			Q:    [][]float64{{50, 50, 50, 50}, {0.01, -0.02, 0.03, 0.01}},
+			K:    [][]float64{{10, 10, 10, 10}, {9, 9, 9, 9}, {10, 9, 10, 9}},
+			V:    [][]float64{{0.754, -0.332}, {0.516, -0.583}, {0.277, -0.835}},
+			Want: [][]float64{{0.754, -0.332}, {0.5152649160546793, -0.5837568766071426}},
+		},
+		{
+			Name: "one_key_takes_all_the_weight", K: [][]float64{{0.742, 0.992, -0.101}},
+			Q:    [][]float64{{0.397, 0.665, 0.776}, {0.158, -0.947, -0.235}},
+			V:    [][]float64{{-0.274, -0.68}},
+			Want: [][]float64{{-0.274, -0.68}, {-0.274, -0.68}},
+			Tol:  1e-09,
+		},
+	},
+}

@@ -8,25 +8,111 @@ import (
 	"github.com/posenc/course/internal/check"
 )
 
-// TestPermutation checks Permute and IsPermutationEquivariant (exercise 2). Each line below is one check, a subtest
-// that calls your code as shown and compares the answer with a reference
-// (go test ./exercises -run 'Permutation/permute_a_3_cycle' -v runs the first one alone):
-//
-//	permute_a_3_cycle            Permute(x=[[1 2] [3 4] [5 6]], perm=[1 2 0])
-//	permute_leaves_x_alone       Permute(x=[[1 2] [3 4] [5 6]], perm=[1 2 0])
-//	permute_copies_rows          Permute(x=[[1 2] [3 4] [5 6]], perm=[1 2 0])
-//	rowwise_map_and_a_swap       IsPermutationEquivariant(f(x) = 2x+1, x=[[1 2] [3 4] [5 6]], perm=[1 0 2], tol=1e-09)
-//	rowwise_map_and_a_3_cycle    IsPermutationEquivariant(f(x) = 2x+1, x=[[1 2] [3 4] [5 6]], perm=[1 2 0], tol=1e-09)
-//	attention_without_positions  IsPermutationEquivariant(self-attention, x=[[0.08780291 0.6909633 0.3207407] [-0.6317834 …
-//	rounding_within_tol          IsPermutationEquivariant(f(x) = 2x+1 + 1e-12·x[0][0], x=[[1 2] [3 4] [5 6]], perm=[1 0 2]…
-//	a_difference_of_exactly_tol  IsPermutationEquivariant(f(x) = 2x+1 + x[0][0]/4, x=[[1 2] [3 4] [5 6]], perm=[1 0 2], to…
-//	differences_beyond_tol       IsPermutationEquivariant(f(x) = 2x+1 + 1e-3·x[0][0], x=[[1 2] [3 4] [5 6]], perm=[1 2 0],…
-//	adding_the_row_index         IsPermutationEquivariant(f(x) = x + row index, x=[[1 2] [3 4] [5 6]], perm=[1 2 0], tol=1…
-//	reversing_the_rows           IsPermutationEquivariant(f(x) = rows in reverse order, x=[[1 2] [3 4] [5 6]], perm=[1 2 0…
-//	f_drops_a_row                IsPermutationEquivariant(f(x) = 2x+1 without its last row, x=[[1 2] [3 4] [5 6]], perm=[1…
-//	f_widens_the_first_row       IsPermutationEquivariant(f(x) = 2x+1 with one more column in row 0, x=[[1 2] [3 4] [5 6]]…
-//	check_leaves_x_alone         IsPermutationEquivariant(f, x, perm, tol)
-//
-// The inputs, the references and the hints are in
-// internal/check/ex02_permutation.go.
-func TestPermutation(t *testing.T) { check.Permutation(Permute, IsPermutationEquivariant).Run(t) }
+// TestPermutation checks Permute and IsPermutationEquivariant (exercise 2) on
+// each row of exercise02 below, in a subtest of the row's name: go test
+// ./exercises -run 'Permutation/permute_a_3_cycle' -v runs the first row alone.
+// Each row calls your code on copies of its inputs and compares the answer with
+// its Want (or checks the property its table states); it fails too when your
+// code changes an argument or returns memory it shares with one. When a wrong
+// answer matches a classic mistake, the message names it in a hint (the hints
+// are chosen in internal/check/ex02_permutation.go).
+func TestPermutation(t *testing.T) {
+	check.Permutation(Permute, IsPermutationEquivariant, exercise02).Run(t)
+}
+
+// exercise02 is exercise 2's case table.
+var exercise02 = check.PermutationCases{
+	// Permute(X, Perm) must equal Want exactly: row i is a copy of X[Perm[i]].
+	Permute: []check.PermuteCase{
+		{
+			Name: "permute_a_3_cycle", X: [][]float64{{1, 2}, {3, 4}, {5, 6}},
+			Perm: []int{1, 2, 0},
+			Want: [][]float64{{3, 4}, {5, 6}, {1, 2}},
+		},
+	},
+
+	// IsPermutationEquivariant(F, X, Perm, Tol) must return Want, for the reason Why (About says
+	// what F computes; the functions are in internal/check/ex02_permutation.go).
+	Equivariant: []check.EquivariantCase{
+		{
+			Name: "rowwise_map_and_a_swap", F: check.Rowwise, About: "f(x) = 2x+1", Tol: 1e-09,
+			X:    [][]float64{{1, 2}, {3, 4}, {5, 6}},
+			Perm: []int{1, 0, 2},
+			Want: true,
+			Why:  "f acts on each row alone, so it commutes with any shuffle of the rows",
+		},
+		{
+			Name: "rowwise_map_and_a_3_cycle", F: check.Rowwise, About: "f(x) = 2x+1", Tol: 1e-09,
+			X:    [][]float64{{1, 2}, {3, 4}, {5, 6}},
+			Perm: []int{1, 2, 0},
+			Want: true,
+			Why:  "f acts on each row alone, so it commutes with any shuffle of the rows",
+		},
+		{
+			Name: "attention_without_positions", F: check.SelfAttention, About: "self-attention",
+			X: [][]float64{
+				{-0.587, 0.338, -0.346},
+				{-0.825, 0.725, 0.642},
+				{-0.425, 0.474, 0.991},
+				{-0.664, 0.222, -0.659},
+			},
+			Perm: []int{2, 0, 3, 1},
+			Tol:  1e-09,
+			Want: true,
+			Why:  "attention without positions sees a set of rows, so shuffling the input shuffles the output",
+		},
+		{
+			Name: "rounding_within_tol", F: check.NearlyRowwise, Perm: []int{1, 0, 2}, Tol: 1e-09,
+			About: "f(x) = 2x+1 + 1e-12·x[0][0]",
+			X:     [][]float64{{1, 2}, {3, 4}, {5, 6}},
+			Want:  true,
+			Why:   "the two sides differ by about 1e-12, well within tol",
+		},
+		{
+			Name: "a_difference_of_exactly_tol", F: check.QuarterOff, Perm: []int{1, 0, 2},
+			About: "f(x) = 2x+1 + x[0][0]/4",
+			X:     [][]float64{{1, 2}, {3, 4}, {5, 6}},
+			Tol:   0.5,
+			Want:  true,
+			Why:   "the two sides differ by exactly 0.5 = tol, which is within tol",
+		},
+		{
+			Name: "differences_beyond_tol", F: check.WobbleOff, Perm: []int{1, 2, 0}, Tol: 1e-09,
+			About: "f(x) = 2x+1 + 1e-3·x[0][0]",
+			X:     [][]float64{{1, 2}, {3, 4}, {5, 6}},
+			Want:  false,
+			Why:   "the two sides differ by about 1e-3, far beyond tol",
+		},
+		{
+			Name: "adding_the_row_index", F: check.AddRowIndex, About: "f(x) = x + row index",
+			X:    [][]float64{{1, 2}, {3, 4}, {5, 6}},
+			Perm: []int{1, 2, 0},
+			Tol:  1e-09,
+			Want: false,
+			Why:  "adding the row index is a position signal: shuffling moves rows but not the indices added to them",
+		},
+		{
+			Name: "reversing_the_rows", F: check.ReverseRows, Perm: []int{1, 2, 0}, Tol: 1e-09,
+			About: "f(x) = rows in reverse order",
+			X:     [][]float64{{1, 2}, {3, 4}, {5, 6}},
+			Want:  false,
+			Why:   "reversing depends on where each row is",
+		},
+		{
+			Name: "f_drops_a_row", F: check.DropLastRow, X: [][]float64{{1, 2}, {3, 4}, {5, 6}},
+			About: "f(x) = 2x+1 without its last row",
+			Perm:  []int{1, 0, 2},
+			Tol:   1e-09,
+			Want:  false,
+			Why:   "f's output has another shape than its input: the answer is false, not a panic",
+		},
+		{
+			Name: "f_widens_the_first_row", F: check.WidenFirstRow, Perm: []int{1, 0, 2},
+			About: "f(x) = 2x+1 with one more column in row 0",
+			X:     [][]float64{{1, 2}, {3, 4}, {5, 6}},
+			Tol:   1e-09,
+			Want:  false,
+			Why:   "the two sides have rows of different widths: the answer is false, not a panic",
+		},
+	},
+}

@@ -3,22 +3,95 @@
 package exercises
 
 import (
+	"math"
 	"testing"
 
 	"github.com/posenc/course/internal/check"
 )
 
-// TestShiftMatrix checks ShiftMatrix (exercise 5). Each line below is one check, a subtest
-// that calls your code as shown and compares the answer with a reference
-// (go test ./exercises -run 'ShiftMatrix/d=2_k=1' -v runs the first one alone):
-//
-//	d=2_k=1                 ShiftMatrix(d=2, k=1)
-//	d=8_k=3                 ShiftMatrix(d=8, k=3)
-//	d=8_k=-4                ShiftMatrix(d=8, k=-4)
-//	d=6_k=-1                ShiftMatrix(d=6, k=-1)
-//	k=0_is_the_identity     ShiftMatrix(d=4, k=0)
-//	moves_PE(37)_to_PE(42)  ShiftMatrix(d=8, k=5) · PE(37)
-//
-// The inputs, the references and the hints are in
-// internal/check/ex05_shift_matrix.go.
-func TestShiftMatrix(t *testing.T) { check.ShiftMatrix(ShiftMatrix).Run(t) }
+// TestShiftMatrix checks ShiftMatrix (exercise 5) on each row of exercise05
+// below, in a subtest of the row's name: go test ./exercises -run
+// 'ShiftMatrix/d=2_k=1' -v runs the first row alone. Each row calls your code
+// on copies of its inputs and compares the answer with its Want (or checks the
+// property its table states); it fails too when your code changes an argument
+// or returns memory it shares with one. When a wrong answer matches a classic
+// mistake, the message names it in a hint (the hints are chosen in
+// internal/check/ex05_shift_matrix.go).
+func TestShiftMatrix(t *testing.T) { check.ShiftMatrix(ShiftMatrix, exercise05).Run(t) }
+
+// exercise05 is exercise 5's case table.
+var exercise05 = check.ShiftMatrixCases{
+	// ShiftMatrix(D, K) must equal Want, to 1e-9: a 2×2 block [[cos kω_i, sin kω_i], [−sin kω_i,
+	// cos kω_i]] at rows and columns 2i, 2i+1, and 0 elsewhere. K is negative in two rows.
+	Matrix: []check.ShiftCase{
+		{
+			Name: "d=2_k=1", D: 2, K: 1,
+			Want: [][]float64{
+				{0.5403023058681398, 0.8414709848078965},
+				{-0.8414709848078965, 0.5403023058681398},
+			},
+		},
+		{
+			Name: "d=8_k=3", D: 8, K: 3,
+			Want: [][]float64{
+				{-0.9899924966004454, 0.1411200080598672, 0, 0, 0, 0, 0, 0},
+				{-0.1411200080598672, -0.9899924966004454, 0, 0, 0, 0, 0, 0},
+				{0, 0, 0.9553364891256061, 0.2955202066613395, 0, 0, 0, 0},
+				{0, 0, -0.2955202066613395, 0.9553364891256061, 0, 0, 0, 0},
+				{0, 0, 0, 0, 0.9995500337489875, 0.029995500202495647, 0, 0},
+				{0, 0, 0, 0, -0.029995500202495647, 0.9995500337489875, 0, 0},
+				{0, 0, 0, 0, 0, 0, 0.999995500003375, 0.0029999955000020234},
+				{0, 0, 0, 0, 0, 0, -0.0029999955000020234, 0.999995500003375},
+			},
+		},
+		{
+			Name: "d=8_k=-4", D: 8, K: -4,
+			Want: [][]float64{
+				{-0.6536436208636119, 0.7568024953079282, 0, 0, 0, 0, 0, 0},
+				{-0.7568024953079282, -0.6536436208636119, 0, 0, 0, 0, 0, 0},
+				{0, 0, 0.9210609940028851, -0.3894183423086504, 0, 0, 0, 0},
+				{0, 0, 0.3894183423086504, 0.9210609940028851, 0, 0, 0, 0},
+				{0, 0, 0, 0, 0.9992001066609779, -0.03998933418663414, 0, 0},
+				{0, 0, 0, 0, 0.03998933418663414, 0.9992001066609779, 0, 0},
+				{0, 0, 0, 0, 0, 0, 0.9999920000106667, -0.003999989333341864},
+				{0, 0, 0, 0, 0, 0, 0.003999989333341864, 0.9999920000106667},
+			},
+		},
+		{
+			Name: "d=6_k=-1", D: 6, K: -1,
+			Want: [][]float64{
+				{0.5403023058681398, -0.8414709848078965, 0, 0, 0, 0},
+				{0.8414709848078965, 0.5403023058681398, 0, 0, 0, 0},
+				{0, 0, 0.9989229760406304, -0.046399223464731264, 0, 0},
+				{0, 0, 0.046399223464731264, 0.9989229760406304, 0, 0},
+				{0, 0, 0, 0, 0.999997679206481, -0.0021544330233656027},
+				{0, 0, 0, 0, 0.0021544330233656027, 0.999997679206481},
+			},
+		},
+		{
+			Name: "k=0_is_the_identity", D: 4, K: 0,
+			Want: [][]float64{
+				{1, 0, 0, 0},
+				{math.Copysign(0, -1), 1, 0, 0},
+				{0, 0, 1, 0},
+				{0, 0, math.Copysign(0, -1), 1},
+			},
+		},
+	},
+
+	// ShiftMatrix(D, K)·PE must equal Want, to 1e-9: T_k moves the encoding of position Pos to that
+	// of Pos+K.
+	Moves: []check.ShiftPECase{
+		{
+			Name: "moves_PE(37)_to_PE(42)", D: 8, K: 5, Pos: 37,
+			PE: []float64{
+				-0.6435381333569994, 0.7654140519453434, -0.5298361409084925, -0.8481000317104086,
+				0.3616154319649618, 0.9323273456060345, 0.036991558411180785, 0.9993155780864783,
+			},
+			Want: []float64{
+				-0.9165215479156338, -0.3999853149883513, -0.8715757724135876, -0.4902608213407004,
+				0.40776045305957004, 0.9130889403123084, 0.04198765308904783, 0.9991181296463766,
+			},
+		},
+	},
+}

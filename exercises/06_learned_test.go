@@ -8,19 +8,96 @@ import (
 	"github.com/posenc/course/internal/check"
 )
 
-// TestLearnedLookup checks LearnedLookup (exercise 6). Each line below is one check, a subtest
-// that calls your code as shown and compares the answer with a reference
-// (go test ./exercises -run 'LearnedLookup/rows_in_any_order' -v runs the first one alone):
-//
-//	rows_in_any_order                   LearnedLookup(table 4×3, positions=[0 2 1 2])
-//	the_last_row_is_position_max_len-1  LearnedLookup(table 4×3, positions=[3])
-//	no_positions_no_rows                LearnedLookup(table 4×3, positions=[])
-//	position_max_len_has_no_row         LearnedLookup(table 4×3, positions=[1 4])
-//	far_past_the_table                  LearnedLookup(table 4×3, positions=[9])
-//	negative_positions_have_no_row      LearnedLookup(table 4×3, positions=[0 -1])
-//	a_bad_position_after_good_ones      LearnedLookup(table 4×3, positions=[0 1 2 6])
-//	result_rows_are_copies              LearnedLookup(table 4×3, positions=[1])
-//
-// The inputs, the references and the hints are in
-// internal/check/ex06_learned.go.
-func TestLearnedLookup(t *testing.T) { check.LearnedLookup(LearnedLookup).Run(t) }
+// TestLearnedLookup checks LearnedLookup (exercise 6) on each row of exercise06
+// below, in a subtest of the row's name: go test ./exercises -run
+// 'LearnedLookup/rows_in_any_order' -v runs the first row alone. Each row calls
+// your code on copies of its inputs and compares the answer with its Want (or
+// checks the property its table states); it fails too when your code changes an
+// argument or returns memory it shares with one. When a wrong answer matches a
+// classic mistake, the message names it in a hint (the hints are chosen in
+// internal/check/ex06_learned.go).
+func TestLearnedLookup(t *testing.T) { check.LearnedLookup(LearnedLookup, exercise06).Run(t) }
+
+// exercise06 is exercise 6's case table.
+var exercise06 = check.LearnedCases{
+	// LearnedLookup(Table, Positions) must return Want, row i a copy of Table[Positions[i]], and no
+	// error.
+	Lookup: []check.LookupCase{
+		{
+			Name: "rows_in_any_order", Positions: []int{0, 2, 1, 2},
+			Table: [][]float64{
+				{-0.017, 0.883, 0.739},
+				{-0.256, 0.632, -0.911},
+				{-0.494, 0.38, -0.562},
+				{-0.094, 0.128, 0.426},
+			},
+			Want: [][]float64{
+				{-0.017, 0.883, 0.739},
+				{-0.494, 0.38, -0.562},
+				{-0.256, 0.632, -0.911},
+				{-0.494, 0.38, -0.562},
+			},
+		},
+		{
+			Positions: []int{3},
+			Name:      "the_last_row_is_position_max_len-1",
+			Table: [][]float64{
+				{-0.017, 0.883, 0.739},
+				{-0.256, 0.632, -0.911},
+				{-0.494, 0.38, -0.562},
+				{-0.094, 0.128, 0.426},
+			},
+			Want: [][]float64{{-0.094, 0.128, 0.426}},
+		},
+		{
+			Name: "no_positions_no_rows", Positions: []int{}, Want: [][]float64{},
+			Table: [][]float64{
+				{-0.017, 0.883, 0.739},
+				{-0.256, 0.632, -0.911},
+				{-0.494, 0.38, -0.562},
+				{-0.094, 0.128, 0.426},
+			},
+		},
+	},
+
+	// LearnedLookup(Table, Positions) must return a nil table and an error naming the position Bad,
+	// which has no row, and max_len = len(Table).
+	Reject: []check.RejectCase{
+		{
+			Name: "position_max_len_has_no_row", Positions: []int{1, 4}, Bad: 4,
+			Table: [][]float64{
+				{-0.017, 0.883, 0.739},
+				{-0.256, 0.632, -0.911},
+				{-0.494, 0.38, -0.562},
+				{-0.094, 0.128, 0.426},
+			},
+		},
+		{
+			Name: "far_past_the_table", Positions: []int{9}, Bad: 9,
+			Table: [][]float64{
+				{-0.017, 0.883, 0.739},
+				{-0.256, 0.632, -0.911},
+				{-0.494, 0.38, -0.562},
+				{-0.094, 0.128, 0.426},
+			},
+		},
+		{
+			Name: "negative_positions_have_no_row", Positions: []int{0, -1}, Bad: -1,
+			Table: [][]float64{
+				{-0.017, 0.883, 0.739},
+				{-0.256, 0.632, -0.911},
+				{-0.494, 0.38, -0.562},
+				{-0.094, 0.128, 0.426},
+			},
+		},
+		{
+			Name: "a_bad_position_after_good_ones", Positions: []int{0, 1, 2, 6}, Bad: 6,
+			Table: [][]float64{
+				{-0.017, 0.883, 0.739},
+				{-0.256, 0.632, -0.911},
+				{-0.494, 0.38, -0.562},
+				{-0.094, 0.128, 0.426},
+			},
+		},
+	},
+}

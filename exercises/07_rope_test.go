@@ -8,19 +8,102 @@ import (
 	"github.com/posenc/course/internal/check"
 )
 
-// TestRoPEInterleaved checks RotateInterleaved (exercise 7). Each line below is one check, a subtest
-// that calls your code as shown and compares the answer with a reference
-// (go test ./exercises -run 'RoPEInterleaved/d=4_position_1' -v runs the first one alone):
-//
-//	d=4_position_1                    RotateInterleaved(x=[1 0 0.5 -2], pos=1, base=10000)
-//	position_0_changes_nothing        RotateInterleaved(x of length 8, pos=0, base=10000)
-//	d=8_position_3                    RotateInterleaved(x of length 8, pos=3, base=10000)
-//	d=6_position_2                    RotateInterleaved(x of length 6, pos=2, base=10000)
-//	llama3_base_500000                RotateInterleaved(x of length 16, pos=100, base=500000)
-//	positions_near_1e6                RotateInterleaved(x of length 64, pos=1000003, base=10000)
-//	x_unchanged                       RotateInterleaved(x, 5, 10000)
-//	scores_depend_on_the_offset_only  RotateInterleaved(q, 7, 10000)
-//
-// The inputs, the references and the hints are in
-// internal/check/ex07_rope.go.
-func TestRoPEInterleaved(t *testing.T) { check.RoPEInterleaved(RotateInterleaved).Run(t) }
+// TestRoPEInterleaved checks RotateInterleaved (exercise 7) on each row of
+// exercise07 below, in a subtest of the row's name: go test ./exercises -run
+// 'RoPEInterleaved/d=4_position_1' -v runs the first row alone. Each row calls
+// your code on copies of its inputs and compares the answer with its Want (or
+// checks the property its table states); it fails too when your code changes an
+// argument or returns memory it shares with one. When a wrong answer matches a
+// classic mistake, the message names it in a hint (the hints are chosen in
+// internal/check/ex07_rope.go).
+func TestRoPEInterleaved(t *testing.T) { check.RoPEInterleaved(RotateInterleaved, exercise07).Run(t) }
+
+// exercise07 is exercise 7's case table.
+var exercise07 = check.RoPECases{
+	// Rotate(X, Pos, Base) (RotateInterleaved in exercise 7, RotateHalves in exercise 8) must equal
+	// Want, to within Tol: the rotation of the RoFormer paper, as pkg/posenc computes it. The first
+	// row you can check by hand; the others have heads of 6 to 64 dimensions, another base, and
+	// positions near 1,000,000, where float32 angles drift.
+	Rotate: []check.RotateCase{
+		{
+			Name: "d=4_position_1", X: []float64{1, 0, 0.5, -2}, Pos: 1, Base: 10000, Tol: 1e-09,
+			Want: []float64{
+				0.5403023058681398, 0.8414709848078965, 0.5199746668766659, -1.9949000841662472,
+			},
+		},
+		{
+			Name: "position_0_changes_nothing", Pos: 0, Base: 10000, Tol: 1e-12,
+			X:    []float64{-0.732, -0.482, -0.037, -0.654, 0.659, -0.344, 0.487, 0.851},
+			Want: []float64{-0.732, -0.482, -0.037, -0.654, 0.659, -0.344, 0.487, 0.851},
+		},
+		{
+			Name: "d=8_position_3", Pos: 3, Base: 10000, Tol: 1e-09,
+			X: []float64{-0.732, -0.482, -0.037, -0.654, 0.659, -0.344, 0.487, 0.851},
+			Want: []float64{
+				0.792694351396382, 0.3738765374615919, 0.15792276505886862, -0.635724311534616,
+				0.6690219243102413, -0.32407817697620706, 0.4844448123311419, 0.8524571683113731,
+			},
+		},
+		{
+			Name: "d=6_position_2", Pos: 2, Base: 10000, Tol: 1e-09,
+			X: []float64{0.91, -0.846, -0.425, -0.541, 0.054, -0.65},
+			Want: []float64{
+				0.390572001836627, 1.1795208821302527, -0.37302015633129804, -0.5780674380819024,
+				0.05680025513956439, -0.6497612877173281,
+			},
+		},
+		{
+			Name: "llama3_base_500000", Pos: 100, Base: 500000, Tol: 1e-09,
+			X: []float64{
+				-0.387, -0.155, -0.914, 0.024, 0.41, 0.411, -0.916, 0.619, -0.145, 0.849, -0.724,
+				0.83, 0.832, -0.019, -0.727, -0.892,
+			},
+			Want: []float64{
+				-0.4122040779473463, 0.06230407790488565, -0.7950605156442526, -0.45149836817367933,
+				-0.09545141916601557, -0.5726342869399226, -1.095481489841994, -0.14878610625177902,
+				-0.26321932409536397, 0.8200863292500246, -0.7464874947189492, 0.8098348104571862,
+				0.8320892809165938, -0.014574929972580577, -0.7260796595473614, -0.8927493085920525,
+			},
+		},
+		{
+			Name: "positions_near_1e6", Pos: 1000003, Base: 10000, Tol: 1e-07,
+			X: []float64{
+				0.597, 0.172, 0.207, 0.063, 0.801, -0.195, 0.32, 0.386, -0.993, -0.448, 0.95,
+				-0.205, 0.03, 0.188, -0.299, -0.605, 0.077, -0.016, -0.005, -0.717, 0.216, 0.845,
+				-0.096, 0.414, -0.549, -0.876, -0.039, 0.511, 0.757, 0.388, 0.933, -0.589, -0.807,
+				-0.012, 0.888, -0.665, 0.408, 0.629, 0.838, -0.376, -0.379, -0.71, 0.566, -0.935,
+				0.708, 0.219, 0.557, 0.902, -0.276, -0.842, -0.299, 0.597, -0.202, -0.959, -0.828,
+				0.919, 0.939, -0.408, -0.439, 0.18, -0.761, 0.209, 0.683, -0.345,
+			},
+			Want: []float64{
+				-0.6064918257891702, 0.13476151249863144, 0.034224691111293226,
+				-0.21365081445746134, -0.556355258176108, -0.6083541951033101, -0.4455751382174558,
+				0.2299104090781779, 0.9872837201049492, -0.4604604825777473, -0.49935454959437797,
+				-0.8337685732860143, -0.19026272505497452, -0.006640440847953875,
+				-0.5290062690792287, 0.4190207241591693, -0.07850622287232698,
+				-0.004666151553531346, -0.12675371327422238, -0.7057248020093925,
+				0.3852747286341668, 0.7824604676760796, 0.16804536354098823, -0.3903495302832797,
+				-0.8469002959448666, -0.5929054635677573, -0.4663066069470513, 0.2126032650678918,
+				-0.28036381735330035, 0.8031121527651572, -0.2204959427230903, 1.0811066271384409,
+				0.7566373713378477, 0.2808787786482845, -0.8765169310341777, 0.680064018758842,
+				0.42094919798854474, 0.6204085530622552, 0.788463732848818, 0.4711103288849733,
+				0.7860902031971627, -0.17263601141547338, -0.02481766238390576, 1.0926870931944783,
+				0.6694667403087957, 0.3178667702360777, -0.8541955308690885, 0.6278558712342159,
+				0.5431187361503717, -0.70011573217749, -0.30824705833033983, -0.5922784404574355,
+				0.20398735897941928, 0.9585792389659822, -1.2290889268934249, 0.13959014932282732,
+				-0.09075335082701502, 1.0197788139168555, 0.2026444987693443, 0.42901772354824835,
+				0.04768412139866582, -0.7877361389237117, 0.45258783759127136, 0.6169912878351339,
+			},
+		},
+	},
+
+	// With the same Rotate, ⟨Rotate(Q, M), Rotate(K, N)⟩ must equal ⟨Rotate(Q, M−N), Rotate(K, 0)⟩:
+	// the score depends on the offset M−N only.
+	Offset: []check.OffsetCase{
+		{
+			Name: "scores_depend_on_the_offset_only", M: 7, N: 3, Base: 10000,
+			Q: []float64{0.942, 0.499, -0.67, 0.741, 0.552, -0.8, 0.917, -0.485},
+			K: []float64{-0.074, 0.826, 0.452, -0.58, 0.303, -0.045, -0.486, -0.717},
+		},
+	},
+}

@@ -8,24 +8,138 @@ import (
 	"github.com/posenc/course/internal/check"
 )
 
-// TestRoPEHalves checks RotateHalves and InterleavedToHalves (exercise 8). Each line below is one check, a subtest
-// that calls your code as shown and compares the answer with a reference
-// (go test ./exercises -run 'RoPEHalves/d=4_position_1' -v runs the first one alone):
-//
-//	d=4_position_1                    RotateHalves(x=[1 0 0.5 -2], pos=1, base=10000)
-//	position_0_changes_nothing        RotateHalves(x of length 8, pos=0, base=10000)
-//	d=8_position_3                    RotateHalves(x of length 8, pos=3, base=10000)
-//	d=6_position_2                    RotateHalves(x of length 6, pos=2, base=10000)
-//	llama3_base_500000                RotateHalves(x of length 16, pos=100, base=500000)
-//	positions_near_1e6                RotateHalves(x of length 64, pos=1000003, base=10000)
-//	x_unchanged                       RotateHalves(x, 5, 10000)
-//	scores_depend_on_the_offset_only  RotateHalves(q, 7, 10000)
-//	convert_d=8                       InterleavedToHalves([0 1 2 3 4 5 6 7])
-//	convert_d=6                       InterleavedToHalves([0 1 2 3 4 5])
-//	convert_d=2                       InterleavedToHalves([0 1])
-//	converter_leaves_v_alone          InterleavedToHalves(v)
-//	convert_then_rotate               RotateHalves(InterleavedToHalves(x), 9, 10000)
-//
-// The inputs, the references and the hints are in
-// internal/check/ex08_rope_halves.go.
-func TestRoPEHalves(t *testing.T) { check.RoPEHalves(RotateHalves, InterleavedToHalves).Run(t) }
+// TestRoPEHalves checks RotateHalves and InterleavedToHalves (exercise 8) on
+// each row of exercise08 below, in a subtest of the row's name: go test
+// ./exercises -run 'RoPEHalves/d=4_position_1' -v runs the first row alone.
+// Each row calls your code on copies of its inputs and compares the answer with
+// its Want (or checks the property its table states); it fails too when your
+// code changes an argument or returns memory it shares with one. When a wrong
+// answer matches a classic mistake, the message names it in a hint (the hints
+// are chosen in internal/check/ex08_rope_halves.go).
+func TestRoPEHalves(t *testing.T) {
+	check.RoPEHalves(RotateHalves, InterleavedToHalves, exercise08).Run(t)
+}
+
+// exercise08 is exercise 8's case table.
+var exercise08 = check.RoPEHalvesCases{
+	RoPECases: check.RoPECases{
+		// Rotate(X, Pos, Base) (RotateInterleaved in exercise 7, RotateHalves in exercise 8) must
+		// equal Want, to within Tol: the rotation of the RoFormer paper, as pkg/posenc computes it.
+		// The first row you can check by hand; the others have heads of 6 to 64 dimensions, another
+		// base, and positions near 1,000,000, where float32 angles drift.
+		Rotate: []check.RotateCase{
+			{
+				Name: "d=4_position_1", X: []float64{1, 0, 0.5, -2}, Pos: 1, Base: 10000,
+				Want: []float64{
+					0.11956681346419151, 0.01999966666833333, 1.1116221377419664,
+					-1.9999000008333305,
+				},
+				Tol: 1e-09,
+			},
+			{
+				Name: "position_0_changes_nothing", Pos: 0, Base: 10000, Tol: 1e-12,
+				X:    []float64{-0.732, -0.482, -0.037, -0.654, 0.659, -0.344, 0.487, 0.851},
+				Want: []float64{-0.732, -0.482, -0.037, -0.654, 0.659, -0.344, 0.487, 0.851},
+			},
+			{
+				Name: "d=8_position_3", Pos: 3, Base: 10000, Tol: 1e-09,
+				X: []float64{-0.732, -0.482, -0.037, -0.654, 0.659, -0.344, 0.487, 0.851},
+				Want: []float64{
+					0.6316764222000736, -0.35881323666704135, -0.05159115984732792,
+					-0.656550053172709, -0.7557049011595164, -0.47107649186997413,
+					0.4856710329282646, 0.8490341734458708,
+				},
+			},
+			{
+				Name: "d=6_position_2", Pos: 2, Base: 10000, Tol: 1e-09,
+				X: []float64{0.91, -0.846, -0.425, -0.541, 0.054, -0.65},
+				Want: []float64{
+					0.11323628665479413, -0.8473630326507352, -0.4221952982252128,
+					1.0525960969833743, -0.024655443556121266, -0.6518252297637178,
+				},
+			},
+			{
+				Name: "llama3_base_500000", Pos: 100, Base: 500000, Tol: 1e-09,
+				X: []float64{
+					-0.387, -0.155, -0.914, 0.024, 0.41, 0.411, -0.916, 0.619, -0.145, 0.849,
+					-0.724, 0.83, 0.832, -0.019, -0.727, -0.892,
+				},
+				Want: []float64{
+					-0.40714042153624874, -0.5712071876977975, 0.3243239133522006,
+					-0.535152045192477, 0.28863607692941384, 0.4113664551181279,
+					-0.9121206629435868, 0.6199196246100743, 0.0709272666277625, 0.6469531271447516,
+					1.119993749637878, 0.6348923440444916, 0.8814835308131386,
+					-0.007722668162316882, -0.7318612547685194, -0.8913611271663717,
+				},
+			},
+			{
+				Name: "positions_near_1e6", Pos: 1000003, Base: 10000, Tol: 1e-07,
+				X: []float64{
+					0.597, 0.172, 0.207, 0.063, 0.801, -0.195, 0.32, 0.386, -0.993, -0.448, 0.95,
+					-0.205, 0.03, 0.188, -0.299, -0.605, 0.077, -0.016, -0.005, -0.717, 0.216,
+					0.845, -0.096, 0.414, -0.549, -0.876, -0.039, 0.511, 0.757, 0.388, 0.933,
+					-0.589, -0.807, -0.012, 0.888, -0.665, 0.408, 0.629, 0.838, -0.376, -0.379,
+					-0.71, 0.566, -0.935, 0.708, 0.219, 0.557, 0.902, -0.276, -0.842, -0.299, 0.597,
+					-0.202, -0.959, -0.828, 0.919, 0.939, -0.408, -0.439, 0.18, -0.761, 0.209,
+					0.683, -0.345,
+				},
+				Want: []float64{
+					-0.13785881057782062, -0.035310496234931835, 0.6788470953514981,
+					0.6360792686533366, -0.8317280057286718, 0.6583025488576322,
+					-0.8838379084837216, -0.4484713480486272, 0.8595463952908636,
+					-0.562122828962756, 1.0461459827054442, 0.03557455459645345,
+					0.30345594240806806, -0.10099196274478069, -0.592784621199756,
+					-0.23243504896420625, -0.1647713910973134, 0.030373250456967652,
+					-0.011196089116820507, -0.9001868581578326, 0.13598134905869377,
+					-0.2547532814619012, 0.023233174342843638, -0.8826605442585853,
+					-1.085403469030947, 0.8441770149726215, 0.03990986521942112, 0.2634252137423124,
+					0.3063012008684525, 0.18848550888281312, -0.9474790759606551,
+					0.24347756108614213, 0.9943102877603494, -0.16876364790926648,
+					-0.6087360849603333, 0.20395382808232937, 0.34101836385538903,
+					-0.017428544619238262, 0.1532140709175258, -0.2987397696649159,
+					0.6251959647522386, -0.6235558717219397, 0.35837770978293315,
+					0.9565481958925353, 0.6403737119973236, 0.27038051605276003,
+					-0.21967337769757594, -1.0609443661252964, 0.2344256570340717, 0.84160410268527,
+					-0.29883213948383835, -0.24527865867198878, 0.26261963503930486,
+					1.2525201657396152, -0.8332227911008885, 0.48669021318405203,
+					0.07086119823701614, -0.47032453411651226, 0.4389182186446213,
+					0.4734217535821701, 1.0287611843117643, -0.3983694427804259, 0.6627679840009955,
+					-0.6377026558260078,
+				},
+			},
+		},
+
+		// With the same Rotate, ⟨Rotate(Q, M), Rotate(K, N)⟩ must equal ⟨Rotate(Q, M−N), Rotate(K,
+		// 0)⟩: the score depends on the offset M−N only.
+		Offset: []check.OffsetCase{
+			{
+				Name: "scores_depend_on_the_offset_only", M: 7, N: 3, Base: 10000,
+				Q: []float64{0.942, 0.499, -0.67, 0.741, 0.552, -0.8, 0.917, -0.485},
+				K: []float64{-0.074, 0.826, 0.452, -0.58, 0.303, -0.045, -0.486, -0.717},
+			},
+		},
+	},
+
+	// InterleavedToHalves(V) must equal Want: the pair at (2i, 2i+1) moves to (i, i+d/2).
+	Convert: []check.ConvertCase{
+		{
+			Name: "convert_d=8", V: []float64{0, 1, 2, 3, 4, 5, 6, 7},
+			Want: []float64{0, 2, 4, 6, 1, 3, 5, 7},
+		},
+		{Name: "convert_d=6", V: []float64{0, 1, 2, 3, 4, 5}, Want: []float64{0, 2, 4, 1, 3, 5}},
+		{Name: "convert_d=2", V: []float64{0, 1}, Want: []float64{0, 1}},
+	},
+
+	// RotateHalves(InterleavedToHalves(X), Pos, Base) must equal Want, the interleaved rotation of
+	// X converted: both layouts rotate the same pairs by the same angles.
+	RotateConverted: []check.RotateConvertedCase{
+		{
+			Name: "convert_then_rotate", Pos: 9, Base: 10000,
+			X: []float64{0.553, 0.79, -0.814, -0.428, 0.81, 0.404, 0.374, 0.609},
+			Want: []float64{
+				-0.8294286381632141, -0.17072659685175817, 0.770410779863719, 0.3685039270954423,
+				-0.4918913845502034, -0.9036771708566158, 0.47516652898723466, 0.612341290225669,
+			},
+		},
+	},
+}

@@ -8,22 +8,105 @@ import (
 	"github.com/posenc/course/internal/check"
 )
 
-// TestYaRN checks YaRNInvFreq and YaRNAttentionFactor (exercise 10). Each line below is one check, a subtest
-// that calls your code as shown and compares the answer with a reference
-// (go test ./exercises -run 'YaRN/d=128_base=10000_factor=4' -v runs the first one alone):
-//
-//	d=128_base=10000_factor=4                YaRNInvFreq(d=128, base=10000, factor=4, originalLen=4096)
-//	d=64_base=500000_factor=8                YaRNInvFreq(d=64, base=500000, factor=8, originalLen=8192)
-//	d=32_base=10000_factor=16                YaRNInvFreq(d=32, base=10000, factor=16, originalLen=2048)
-//	tiny_originalLen_low_clamps_at_0         YaRNInvFreq(d=32, base=10000, factor=4, originalLen=64)
-//	small_base_high_clamps_at_d-1            YaRNInvFreq(d=16, base=20, factor=4, originalLen=2000)
-//	originalLen_4_low_equals_high            YaRNInvFreq(d=8, base=10000, factor=2, originalLen=4)
-//	long_originalLen_both_ends_clamp_at_d-1  YaRNInvFreq(d=4, base=10, factor=2, originalLen=10000)
-//	attention_factor_4                       YaRNAttentionFactor(4)
-//	attention_factor_40                      YaRNAttentionFactor(40)
-//	attention_factor_1                       YaRNAttentionFactor(1)
-//	attention_factor_0.5                     YaRNAttentionFactor(0.5)
-//
-// The inputs, the references and the hints are in
-// internal/check/ex10_yarn.go.
-func TestYaRN(t *testing.T) { check.YaRN(YaRNInvFreq, YaRNAttentionFactor).Run(t) }
+// TestYaRN checks YaRNInvFreq and YaRNAttentionFactor (exercise 10) on each row
+// of exercise10 below, in a subtest of the row's name: go test ./exercises -run
+// 'YaRN/d=128_base=10000_factor=4' -v runs the first row alone. Each row calls
+// your code on copies of its inputs and compares the answer with its Want (or
+// checks the property its table states); it fails too when your code changes an
+// argument or returns memory it shares with one. When a wrong answer matches a
+// classic mistake, the message names it in a hint (the hints are chosen in
+// internal/check/ex10_yarn.go).
+func TestYaRN(t *testing.T) { check.YaRN(YaRNInvFreq, YaRNAttentionFactor, exercise10).Run(t) }
+
+// exercise10 is exercise 10's case table.
+var exercise10 = check.YaRNCases{
+	// YaRNInvFreq(D, Base, Factor, OriginalLen) must equal Want, to 1e-9: Hugging Face's
+	// _compute_yarn_parameters, as pkg/posenc computes it. Rows 4 to 6 each need one of its
+	// safeguards: low clamped at 0, high clamped at D−1, and 0.001 added when low == high.
+	Freq: []check.ScaledFreqCase{
+		{
+			Name: "d=128_base=10000_factor=4", D: 128, Base: 10000, Factor: 4, OriginalLen: 4096,
+			Want: []float64{
+				1, 0.8659643233600653, 0.7498942093324559, 0.6493816315762113, 0.5623413251903491,
+				0.48696752516586306, 0.4216965034285822, 0.36517412725483767, 0.31622776601683794,
+				0.2738419634264361, 0.2371373705661655, 0.20535250264571459, 0.17782794100389224,
+				0.15399265260594916, 0.13335214321633237, 0.11547819846894579, 0.09999999999999998,
+				0.08659643233600654, 0.07498942093324555, 0.06493816315762112, 0.056234132519034884,
+				0.04729203850168477, 0.03973678590000101, 0.03335725200885536, 0.027973994686104883,
+				0.023434552639377708, 0.019609436412202138, 0.01638870934576376,
+				0.013679072384914788, 0.011401379087171233, 0.009488517882700567,
+				0.007883607780091492, 0.006538461538461538, 0.00541227702100041,
+				0.004470523171020414, 0.003683991948365047, 0.003027991751024957,
+				0.002481661426326034, 0.002027387035714339, 0.0016503061520170554,
+				0.0013378867023789301, 0.0010795692788926811, 0.0008664634693763742,
+				0.0006910901531346167, 0.0005471628953965918, 0.00042940258899735843,
+				0.0003333803580408312, 0.0002886954961723646, 0.00025000000000000006,
+				0.00021649108084001643, 0.00018747355233311394, 0.00016234540789405286,
+				0.0001405853312975873, 0.00012174188129146579, 0.00010542412585714559,
+				9.129353181370944e-05, 7.905694150420948e-05, 6.846049085660903e-05,
+				5.9284342641541385e-05, 5.133812566142866e-05, 4.445698525097307e-05,
+				3.84981631514873e-05, 3.3338035804083106e-05, 2.8869549617236455e-05,
+			},
+		},
+		{
+			Name: "d=64_base=500000_factor=8", D: 64, Base: 500000, Factor: 8, OriginalLen: 8192,
+			Want: []float64{
+				1, 0.6636012376960885, 0.44036660267178046, 0.2922278225730151, 0.19392274474868576,
+				0.1286873734326505, 0.08539710028576561, 0.05666962144529106, 0.03760603093086394,
+				0.024955408670558697, 0.014950397295342205, 0.008852675763934859,
+				0.005165637522195452, 0.002957424155717713, 0.0016503264139700819,
+				0.000887966473713319, 0.000451762665758072, 0.0002085497489683067,
+				7.784655273932448e-05, 5.165906874818955e-05, 3.428102195952591e-05,
+				2.2748928601828186e-05, 1.5096217176433134e-05, 1.0017868402809972e-05,
+				6.6478698711812345e-06, 4.411534674558404e-06, 2.9274998701761677e-06,
+				1.9426925372040434e-06, 1.2891731721515572e-06, 8.55496912644366e-07,
+				5.677088100759837e-07, 3.7673226901739635e-07,
+			},
+		},
+		{
+			Name: "d=32_base=10000_factor=16", D: 32, Base: 10000, Factor: 16, OriginalLen: 2048,
+			Want: []float64{
+				1, 0.5623413251903491, 0.31622776601683794, 0.17782794100389224,
+				0.09999999999999998, 0.04870277548523557, 0.023152390011947056,
+				0.010637921470768554, 0.004642857142857143, 0.001857734735003832,
+				0.0006211616832473606, 0.00011114246312743273, 6.250000000000001e-05,
+				3.5146332824396825e-05, 1.976423537605237e-05, 1.1114246312743267e-05,
+			},
+		},
+		{
+			Name: "tiny_originalLen_low_clamps_at_0", D: 32, Base: 10000, Factor: 4,
+			OriginalLen: 64,
+			Want: []float64{
+				1, 0.4779901264117967, 0.22135943621178655, 0.09780536755214074,
+				0.03999999999999999, 0.014058533129758721, 0.007905694150420946,
+				0.0044456985250973064, 0.0025, 0.001405853312975873, 0.0007905694150420951,
+				0.0004445698525097309, 0.00025000000000000006, 0.0001405853312975873,
+				7.905694150420948e-05, 4.445698525097307e-05,
+			},
+		},
+		{
+			Name: "small_base_high_clamps_at_d-1", D: 16, Base: 20, Factor: 4, OriginalLen: 2000,
+			Want: []float64{
+				1, 0.6876560219336321, 0.4728708045015879, 0.32517245631211816, 0.22360679774997896,
+				0.15376456101806876, 0.10573712634405641, 0.06665154069974372,
+			},
+		},
+		{
+			Name: "originalLen_4_low_equals_high", D: 8, Base: 10000, Factor: 2, OriginalLen: 4,
+			Want: []float64{1, 0.04999999999999999, 0.005, 0.0005000000000000001},
+		},
+		{
+			D: 4, Base: 10, Factor: 2, OriginalLen: 10000, Want: []float64{1, 0.31622776601683794},
+			Name: "long_originalLen_both_ends_clamp_at_d-1",
+		},
+	},
+
+	// YaRNAttentionFactor(Factor) must equal Want, to 1e-12: 0.1·ln(Factor) + 1 for a factor above
+	// 1, else 1.
+	AttentionFactor: []check.FactorCase{
+		{Name: "attention_factor_4", Factor: 4, Want: 1.138629436111989},
+		{Name: "attention_factor_40", Factor: 40, Want: 1.3688879454113936},
+		{Name: "attention_factor_1", Factor: 1, Want: 1},
+		{Name: "attention_factor_0.5", Factor: 0.5, Want: 1},
+	},
+}

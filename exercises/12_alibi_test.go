@@ -3,26 +3,101 @@
 package exercises
 
 import (
+	"math"
 	"testing"
 
 	"github.com/posenc/course/internal/check"
 )
 
-// TestALiBi checks ALiBiSlopes and ALiBiBias (exercise 12). Each line below is one check, a subtest
-// that calls your code as shown and compares the answer with a reference
-// (go test ./exercises -run 'ALiBi/slopes_for_8_heads' -v runs the first one alone):
-//
-//	slopes_for_8_heads   ALiBiSlopes(8)
-//	slopes_for_1_heads   ALiBiSlopes(1)
-//	slopes_for_12_heads  ALiBiSlopes(12)
-//	slopes_for_6_heads   ALiBiSlopes(6)
-//	slopes_for_3_heads   ALiBiSlopes(3)
-//	slopes_for_32_heads  ALiBiSlopes(32)
-//	slopes_for_24_heads  ALiBiSlopes(24)
-//	symmetric_bias       ALiBiBias(slopes=[0.5 0.25], n=4, causal=false)
-//	causal_bias          ALiBiBias(slopes=[0.5 0.25], n=4, causal=true)
-//	one_token            ALiBiBias(slopes=[0.5], n=1, causal=true)
-//
-// The inputs, the references and the hints are in
-// internal/check/ex12_alibi.go.
-func TestALiBi(t *testing.T) { check.ALiBi(ALiBiSlopes, ALiBiBias).Run(t) }
+// TestALiBi checks ALiBiSlopes and ALiBiBias (exercise 12) on each row of
+// exercise12 below, in a subtest of the row's name: go test ./exercises -run
+// 'ALiBi/slopes_for_8_heads' -v runs the first row alone. Each row calls your
+// code on copies of its inputs and compares the answer with its Want (or checks
+// the property its table states); it fails too when your code changes an
+// argument or returns memory it shares with one. When a wrong answer matches a
+// classic mistake, the message names it in a hint (the hints are chosen in
+// internal/check/ex12_alibi.go).
+func TestALiBi(t *testing.T) { check.ALiBi(ALiBiSlopes, ALiBiBias, exercise12).Run(t) }
+
+// exercise12 is exercise 12's case table.
+var exercise12 = check.ALiBiCases{
+	// ALiBiSlopes(Heads) must equal Want, to 1e-12: the authors' get_slopes, for head counts that
+	// are powers of two and ones that are not.
+	Slopes: []check.SlopesCase{
+		{
+			Name: "slopes_for_8_heads", Heads: 8,
+			Want: []float64{0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625},
+		},
+		{Name: "slopes_for_1_heads", Heads: 1, Want: []float64{0.00390625}},
+		{
+			Name: "slopes_for_12_heads", Heads: 12,
+			Want: []float64{
+				0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625,
+				0.7071067811865475, 0.35355339059327373, 0.17677669529663687, 0.08838834764831843,
+			},
+		},
+		{
+			Name: "slopes_for_6_heads", Heads: 6,
+			Want: []float64{0.25, 0.0625, 0.015625, 0.00390625, 0.5, 0.125},
+		},
+		{Name: "slopes_for_3_heads", Heads: 3, Want: []float64{0.0625, 0.00390625, 0.25}},
+		{
+			Name: "slopes_for_32_heads", Heads: 32,
+			Want: []float64{
+				0.8408964152537146, 0.7071067811865475, 0.5946035575013605, 0.5, 0.4204482076268573,
+				0.35355339059327373, 0.29730177875068026, 0.25, 0.21022410381342865,
+				0.17677669529663687, 0.14865088937534013, 0.125, 0.10511205190671433,
+				0.08838834764831843, 0.07432544468767006, 0.0625, 0.05255602595335716,
+				0.044194173824159216, 0.03716272234383503, 0.03125, 0.02627801297667858,
+				0.022097086912079608, 0.018581361171917516, 0.015625, 0.01313900648833929,
+				0.011048543456039804, 0.009290680585958758, 0.0078125, 0.006569503244169645,
+				0.005524271728019902, 0.004645340292979379, 0.00390625,
+			},
+		},
+		{
+			Name: "slopes_for_24_heads", Heads: 24,
+			Want: []float64{
+				0.7071067811865475, 0.5, 0.35355339059327373, 0.25, 0.17677669529663687, 0.125,
+				0.08838834764831843, 0.0625, 0.044194173824159216, 0.03125, 0.022097086912079608,
+				0.015625, 0.011048543456039804, 0.0078125, 0.005524271728019902, 0.00390625,
+				0.8408964152537146, 0.5946035575013605, 0.4204482076268573, 0.29730177875068026,
+				0.21022410381342865, 0.14865088937534013, 0.10511205190671433, 0.07432544468767006,
+			},
+		},
+	},
+
+	// ALiBiBias(Slopes, N, Causal) must equal Want, to 1e-12: Want[h][i][j] = −Slopes[h]·|i − j|,
+	// and −Inf for j > i when Causal.
+	Bias: []check.BiasCase{
+		{
+			Name: "symmetric_bias", Slopes: []float64{0.5, 0.25}, N: 4, Causal: false,
+			Want: [][][]float64{
+				{{0, -0.5, -1, -1.5}, {-0.5, 0, -0.5, -1}, {-1, -0.5, 0, -0.5}, {-1.5, -1, -0.5, 0}},
+				{
+					{0, -0.25, -0.5, -0.75},
+					{-0.25, 0, -0.25, -0.5},
+					{-0.5, -0.25, 0, -0.25},
+					{-0.75, -0.5, -0.25, 0},
+				},
+			},
+		},
+		{
+			Name: "causal_bias", Slopes: []float64{0.5, 0.25}, N: 4, Causal: true,
+			Want: [][][]float64{
+				{
+					{0, math.Inf(-1), math.Inf(-1), math.Inf(-1)},
+					{-0.5, 0, math.Inf(-1), math.Inf(-1)},
+					{-1, -0.5, 0, math.Inf(-1)},
+					{-1.5, -1, -0.5, 0},
+				},
+				{
+					{0, math.Inf(-1), math.Inf(-1), math.Inf(-1)},
+					{-0.25, 0, math.Inf(-1), math.Inf(-1)},
+					{-0.5, -0.25, 0, math.Inf(-1)},
+					{-0.75, -0.5, -0.25, 0},
+				},
+			},
+		},
+		{Name: "one_token", Slopes: []float64{0.5}, N: 1, Causal: true, Want: [][][]float64{{{0}}}},
+	},
+}

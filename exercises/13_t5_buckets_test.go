@@ -8,22 +8,156 @@ import (
 	"github.com/posenc/course/internal/check"
 )
 
-// TestT5Buckets checks T5Bucket and T5BucketMatrix (exercise 13). Each line below is one check, a subtest
-// that calls your code as shown and compares the answer with a reference
-// (go test ./exercises -run 'T5Buckets/encoder_buckets_32_128' -v runs the first one alone):
-//
-//	encoder_buckets_32_128           T5Bucket(rel=0, bidirectional=true, numBuckets=32, maxDistance=128)
-//	decoder_buckets_32_128           T5Bucket(rel=0, bidirectional=false, numBuckets=32, maxDistance=128)
-//	encoder_buckets_16_64            T5Bucket(rel=0, bidirectional=true, numBuckets=16, maxDistance=64)
-//	decoder_buckets_64_256           T5Bucket(rel=0, bidirectional=false, numBuckets=64, maxDistance=256)
-//	encoder_buckets_32_100           T5Bucket(rel=0, bidirectional=true, numBuckets=32, maxDistance=100)
-//	decoder_buckets_12_50            T5Bucket(rel=0, bidirectional=false, numBuckets=12, maxDistance=50)
-//	encoder_buckets_8_21             T5Bucket(rel=0, bidirectional=true, numBuckets=8, maxDistance=21)
-//	matrix_4x6_bidirectional=true    T5BucketMatrix(qLen=4, kLen=6, bidirectional=true, numBuckets=32, maxDistance=128)
-//	matrix_3x5_bidirectional=false   T5BucketMatrix(qLen=3, kLen=5, bidirectional=false, numBuckets=32, maxDistance=128)
-//	matrix_2x200_bidirectional=true  T5BucketMatrix(qLen=2, kLen=200, bidirectional=true, numBuckets=32, maxDistance=128)
-//	matrix_5x3_bidirectional=true    T5BucketMatrix(qLen=5, kLen=3, bidirectional=true, numBuckets=32, maxDistance=128)
-//
-// The inputs, the references and the hints are in
-// internal/check/ex13_t5_buckets.go.
-func TestT5Buckets(t *testing.T) { check.T5Buckets(T5Bucket, T5BucketMatrix).Run(t) }
+// TestT5Buckets checks T5Bucket and T5BucketMatrix (exercise 13) on each row of
+// exercise13 below, in a subtest of the row's name: go test ./exercises -run
+// 'T5Buckets/encoder_buckets_32_128' -v runs the first row alone. Each row
+// calls your code on copies of its inputs and compares the answer with its Want
+// (or checks the property its table states); it fails too when your code
+// changes an argument or returns memory it shares with one. When a wrong answer
+// matches a classic mistake, the message names it in a hint (the hints are
+// chosen in internal/check/ex13_t5_buckets.go).
+func TestT5Buckets(t *testing.T) { check.T5Buckets(T5Bucket, T5BucketMatrix, exercise13).Run(t) }
+
+// exercise13 is exercise 13's case table.
+var exercise13 = check.T5Cases{
+	// T5Bucket(rel, Bidirectional, NumBuckets, MaxDistance) must equal Want[k] for each rel =
+	// Rels[k]: Hugging Face's _relative_position_bucket, as pkg/posenc computes it.
+	Buckets: []check.BucketsCase{
+		{
+			Name: "encoder_buckets_32_128", Bidirectional: true, NumBuckets: 32, MaxDistance: 128,
+			Rels: []int{
+				0, 1, -1, 2, -2, 3, -3, 5, -5, 7, -7, 8, -8, 9, -9, 12, -12, 20, -20, 33, -33, 45,
+				-45, 64, -64, 100, -100, 127, -127, 128, -128, 500, -500,
+			},
+			Want: []int{
+				0, 17, 1, 18, 2, 19, 3, 21, 5, 23, 7, 24, 8, 24, 8, 25, 9, 26, 10, 28, 12, 28, 12,
+				30, 14, 31, 15, 31, 15, 31, 15, 31, 15,
+			},
+		},
+		{
+			Name: "decoder_buckets_32_128", Bidirectional: false, NumBuckets: 32, MaxDistance: 128,
+			Rels: []int{
+				0, 1, -1, 2, -2, 3, -3, 5, -5, 7, -7, 8, -8, 9, -9, 12, -12, 20, -20, 33, -33, 45,
+				-45, 64, -64, 100, -100, 127, -127, 128, -128, 500, -500,
+			},
+			Want: []int{
+				0, 0, 1, 0, 2, 0, 3, 0, 5, 0, 7, 0, 8, 0, 9, 0, 12, 0, 17, 0, 21, 0, 23, 0, 26, 0,
+				30, 0, 31, 0, 31, 0, 31,
+			},
+		},
+		{
+			Name: "encoder_buckets_16_64", Bidirectional: true, NumBuckets: 16, MaxDistance: 64,
+			Rels: []int{
+				0, 1, -1, 2, -2, 3, -3, 5, -5, 7, -7, 8, -8, 9, -9, 12, -12, 20, -20, 33, -33, 45,
+				-45, 64, -64, 100, -100, 127, -127, 128, -128, 500, -500,
+			},
+			Want: []int{
+				0, 9, 1, 10, 2, 11, 3, 12, 4, 12, 4, 13, 5, 13, 5, 13, 5, 14, 6, 15, 7, 15, 7, 15,
+				7, 15, 7, 15, 7, 15, 7, 15, 7,
+			},
+		},
+		{
+			Name: "decoder_buckets_64_256", Bidirectional: false, NumBuckets: 64, MaxDistance: 256,
+			Rels: []int{
+				0, 1, -1, 2, -2, 3, -3, 5, -5, 7, -7, 8, -8, 9, -9, 12, -12, 20, -20, 33, -33, 45,
+				-45, 64, -64, 100, -100, 127, -127, 128, -128, 500, -500,
+			},
+			Want: []int{
+				0, 0, 1, 0, 2, 0, 3, 0, 5, 0, 7, 0, 8, 0, 9, 0, 12, 0, 20, 0, 32, 0, 37, 0, 42, 0,
+				49, 0, 53, 0, 53, 0, 63,
+			},
+		},
+		{
+			Name: "encoder_buckets_32_100", Bidirectional: true, NumBuckets: 32, MaxDistance: 100,
+			Rels: []int{
+				0, 1, -1, 2, -2, 3, -3, 5, -5, 7, -7, 8, -8, 9, -9, 12, -12, 20, -20, 33, -33, 45,
+				-45, 64, -64, 100, -100, 127, -127, 128, -128, 500, -500,
+			},
+			Want: []int{
+				0, 17, 1, 18, 2, 19, 3, 21, 5, 23, 7, 24, 8, 24, 8, 25, 9, 26, 10, 28, 12, 29, 13,
+				30, 14, 31, 15, 31, 15, 31, 15, 31, 15,
+			},
+		},
+		{
+			Name: "decoder_buckets_12_50", Bidirectional: false, NumBuckets: 12, MaxDistance: 50,
+			Rels: []int{
+				0, 1, -1, 2, -2, 3, -3, 5, -5, 7, -7, 8, -8, 9, -9, 12, -12, 20, -20, 33, -33, 45,
+				-45, 64, -64, 100, -100, 127, -127, 128, -128, 500, -500,
+			},
+			Want: []int{
+				0, 0, 1, 0, 2, 0, 3, 0, 5, 0, 6, 0, 6, 0, 7, 0, 7, 0, 9, 0, 10, 0, 11, 0, 11, 0, 11,
+				0, 11, 0, 11, 0, 11,
+			},
+		},
+		{
+			Name: "encoder_buckets_8_21", Bidirectional: true, NumBuckets: 8, MaxDistance: 21,
+			Rels: []int{
+				0, 1, -1, 2, -2, 3, -3, 5, -5, 7, -7, 8, -8, 9, -9, 12, -12, 20, -20, 33, -33, 45,
+				-45, 64, -64, 100, -100, 127, -127, 128, -128, 500, -500,
+			},
+			Want: []int{
+				0, 5, 1, 6, 2, 6, 2, 6, 2, 7, 3, 7, 3, 7, 3, 7, 3, 7, 3, 7, 3, 7, 3, 7, 3, 7, 3, 7,
+				3, 7, 3, 7, 3,
+			},
+		},
+	},
+
+	// T5BucketMatrix(QLen, KLen, Bidirectional, NumBuckets, MaxDistance) must equal Want: entry
+	// [i][j] is the bucket of j − i.
+	Matrix: []check.BucketMatrixCase{
+		{
+			Name: "matrix_4x6_bidirectional=true", QLen: 4, KLen: 6, Bidirectional: true,
+			NumBuckets:  32,
+			MaxDistance: 128,
+			Want: [][]int{
+				{0, 17, 18, 19, 20, 21},
+				{1, 0, 17, 18, 19, 20},
+				{2, 1, 0, 17, 18, 19},
+				{3, 2, 1, 0, 17, 18},
+			},
+		},
+		{
+			Name: "matrix_3x5_bidirectional=false", QLen: 3, KLen: 5, Bidirectional: false,
+			NumBuckets:  32,
+			MaxDistance: 128,
+			Want:        [][]int{{0, 0, 0, 0, 0}, {1, 0, 0, 0, 0}, {2, 1, 0, 0, 0}},
+		},
+		{
+			Name: "matrix_2x200_bidirectional=true", QLen: 2, KLen: 200, Bidirectional: true,
+			NumBuckets:  32,
+			MaxDistance: 128,
+			Want: [][]int{
+				{
+					0, 17, 18, 19, 20, 21, 22, 23, 24, 24, 24, 24, 25, 25, 25, 25, 26, 26, 26, 26,
+					26, 26, 26, 27, 27, 27, 27, 27, 27, 27, 27, 27, 28, 28, 28, 28, 28, 28, 28, 28,
+					28, 28, 28, 28, 28, 28, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29,
+					29, 29, 29, 29, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30,
+					30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+					31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+					31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+					31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+					31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+					31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+				},
+				{
+					1, 0, 17, 18, 19, 20, 21, 22, 23, 24, 24, 24, 24, 25, 25, 25, 25, 26, 26, 26,
+					26, 26, 26, 26, 27, 27, 27, 27, 27, 27, 27, 27, 27, 28, 28, 28, 28, 28, 28, 28,
+					28, 28, 28, 28, 28, 28, 28, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29,
+					29, 29, 29, 29, 29, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30,
+					30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 31, 31, 31, 31, 31, 31, 31, 31,
+					31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+					31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+					31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+					31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+					31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+				},
+			},
+		},
+		{
+			Name: "matrix_5x3_bidirectional=true", QLen: 5, KLen: 3, Bidirectional: true,
+			NumBuckets:  32,
+			MaxDistance: 128,
+			Want:        [][]int{{0, 17, 18}, {1, 0, 17}, {2, 1, 0}, {3, 2, 1}, {4, 3, 2}},
+		},
+	},
+}

@@ -8,25 +8,111 @@ import (
 	"github.com/posenc/course/internal/check"
 )
 
-// TestRoPEPositions checks CachePositions, PackedPositions and RotateAt (exercise 14). Each line below is one check, a subtest
-// that calls your code as shown and compares the answer with a reference
-// (go test ./exercises -run 'RoPEPositions/cache_5_then_3_new' -v runs the first one alone):
-//
-//	cache_5_then_3_new                            CachePositions(5, 3)
-//	cache_0_then_4_new                            CachePositions(0, 4)
-//	cache_9_then_1_new                            CachePositions(9, 1)
-//	cache_7_then_0_new                            CachePositions(7, 0)
-//	packed_3_4                                    PackedPositions([3 4])
-//	packed_1_1_2                                  PackedPositions([1 1 2])
-//	packed_2_0_3                                  PackedPositions([2 0 3])
-//	packed_no_documents                           PackedPositions([])
-//	rotate_packed_rows                            RotateAt(x 7×8, positions=[0 1 2 0 1 2 3], base=10000)
-//	newest_token_alone_matches_the_full_sequence  RotateAt(x[6:], CachePositions(6, 1), 10000)
-//	positions_and_rows_must_match                 RotateAt(x 7×8, positions=[0 1 2], base=10000)
-//	x_unchanged_and_not_shared                    RotateAt(x 7×8, positions=[0 1 2 0 1 2 3], base=10000)
-//
-// The inputs, the references and the hints are in
-// internal/check/ex14_rope_positions.go.
+// TestRoPEPositions checks CachePositions, PackedPositions and RotateAt
+// (exercise 14) on each row of exercise14 below, in a subtest of the row's
+// name: go test ./exercises -run 'RoPEPositions/cache_5_then_3_new' -v runs the
+// first row alone. Each row calls your code on copies of its inputs and
+// compares the answer with its Want (or checks the property its table states);
+// it fails too when your code changes an argument or returns memory it shares
+// with one. When a wrong answer matches a classic mistake, the message names it
+// in a hint (the hints are chosen in internal/check/ex14_rope_positions.go).
 func TestRoPEPositions(t *testing.T) {
-	check.RoPEPositions(CachePositions, PackedPositions, RotateAt).Run(t)
+	check.RoPEPositions(CachePositions, PackedPositions, RotateAt, exercise14).Run(t)
+}
+
+// exercise14 is exercise 14's case table.
+var exercise14 = check.RoPEPositionsCases{
+	// CachePositions(CacheLen, N) must equal Want: the positions of N new tokens after CacheLen
+	// cached ones.
+	Cache: []check.CacheCase{
+		{Name: "cache_5_then_3_new", CacheLen: 5, N: 3, Want: []int{5, 6, 7}},
+		{Name: "cache_0_then_4_new", CacheLen: 0, N: 4, Want: []int{0, 1, 2, 3}},
+		{Name: "cache_9_then_1_new", CacheLen: 9, N: 1, Want: []int{9}},
+		{Name: "cache_7_then_0_new", CacheLen: 7, N: 0, Want: []int{}},
+	},
+
+	// PackedPositions(Lengths) must equal Want: each packed document starts again at 0.
+	Packed: []check.PackedCase{
+		{Name: "packed_3_4", Lengths: []int{3, 4}, Want: []int{0, 1, 2, 0, 1, 2, 3}},
+		{Name: "packed_1_1_2", Lengths: []int{1, 1, 2}, Want: []int{0, 0, 0, 1}},
+		{Name: "packed_2_0_3", Lengths: []int{2, 0, 3}, Want: []int{0, 1, 0, 1, 2}},
+		{Name: "packed_no_documents", Lengths: []int{}, Want: nil},
+	},
+
+	// RotateAt(X, Positions, Base) must equal Want, to 1e-9: row r rotated to Positions[r] (nil
+	// when the lengths differ).
+	RotateAt: []check.RotateAtCase{
+		{
+			Name: "rotate_packed_rows", Positions: []int{0, 1, 2, 0, 1, 2, 3}, Base: 10000,
+			X: [][]float64{
+				{-0.162, -0.576, 0.409, -0.202, 0.961, -0.847, 0.261, -0.272},
+				{-0.4, -0.828, -0.602, 0.732, 0.188, 0.205, 0.5, 0.705},
+				{-0.639, -0.44, -0.253, -0.333, 0.774, -0.742, 0.739, -0.956},
+				{-0.239, -0.692, 0.096, -0.037, 0.001, 0.31, 0.978, 0.021},
+				{-0.478, -0.944, -0.915, 0.897, -0.772, -0.637, -0.782, 0.36},
+				{-0.716, 0.804, -0.566, -0.167, 0.453, 0.415, -0.543, 0.698},
+				{-0.316, 0.552, -0.217, 0.767, -0.32, -0.532, -0.304, -0.324},
+			},
+			Want: [][]float64{
+				{-0.162, -0.576, 0.409, -0.202, 0.961, -0.847, 0.261, -0.272},
+				{
+					0.4806170530736824, -0.7839587031819784, -0.6720705684828496,
+					0.6682433321621243, 0.1859406342448289, 0.2068697187522397, 0.49929475011752084,
+					0.705499647416696,
+				},
+				{
+					0.6660086963569238, -0.3979364476608679, -0.18179995703907875,
+					-0.37662551111228393, 0.7886842158463843, -0.7263726369259609,
+					0.7409105207258263, -0.9545200889859705,
+				},
+				{-0.239, -0.692, 0.096, -0.037, 0.001, 0.31, 0.978, 0.021},
+				{
+					0.5360841074536835, -0.9122685074776984, -0.9999793859615984,
+					0.8011711600225413, -0.7655915064878014, -0.6446880215993924,
+					-0.7823596089400326, 0.35921782013034836,
+				},
+				{
+					-0.4331139962000941, -0.9856390141910905, -0.5215399048153675,
+					-0.276117959729492, 0.4446099563422265, 0.42397639877870963,
+					-0.5443949130696956, 0.6969126047244651,
+				},
+				{
+					0.23493938447669405, -0.591069780670364, -0.4339720166495039,
+					0.6686152023138292, -0.30389840469194834, -0.54135917801926,
+					-0.30302663345902536, -0.32491054063309416,
+				},
+			},
+		},
+		{
+			Name: "positions_and_rows_must_match", Positions: []int{0, 1, 2}, Base: 10000,
+			X: [][]float64{
+				{-0.162, -0.576, 0.409, -0.202, 0.961, -0.847, 0.261, -0.272},
+				{-0.4, -0.828, -0.602, 0.732, 0.188, 0.205, 0.5, 0.705},
+				{-0.639, -0.44, -0.253, -0.333, 0.774, -0.742, 0.739, -0.956},
+				{-0.239, -0.692, 0.096, -0.037, 0.001, 0.31, 0.978, 0.021},
+				{-0.478, -0.944, -0.915, 0.897, -0.772, -0.637, -0.782, 0.36},
+				{-0.716, 0.804, -0.566, -0.167, 0.453, 0.415, -0.543, 0.698},
+				{-0.316, 0.552, -0.217, 0.767, -0.32, -0.532, -0.304, -0.324},
+			},
+			Want: nil,
+		},
+	},
+
+	// The newest token of X rotated alone at CachePositions(len(X)−1, 1) must equal its row of X
+	// rotated whole at 0 … len(X)−1, to 1e-12.
+	Newest: []check.NewestCase{
+		{
+			Base: 10000,
+			Name: "newest_token_alone_matches_the_full_sequence",
+			X: [][]float64{
+				{-0.162, -0.576, 0.409, -0.202, 0.961, -0.847, 0.261, -0.272},
+				{-0.4, -0.828, -0.602, 0.732, 0.188, 0.205, 0.5, 0.705},
+				{-0.639, -0.44, -0.253, -0.333, 0.774, -0.742, 0.739, -0.956},
+				{-0.239, -0.692, 0.096, -0.037, 0.001, 0.31, 0.978, 0.021},
+				{-0.478, -0.944, -0.915, 0.897, -0.772, -0.637, -0.782, 0.36},
+				{-0.716, 0.804, -0.566, -0.167, 0.453, 0.415, -0.543, 0.698},
+				{-0.316, 0.552, -0.217, 0.767, -0.32, -0.532, -0.304, -0.324},
+			},
+		},
+	},
 }

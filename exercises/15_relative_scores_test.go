@@ -3,33 +3,186 @@
 package exercises
 
 import (
+	"math"
 	"testing"
 
 	"github.com/posenc/course/internal/check"
 )
 
-// TestRelativeScores checks RoPEScores and IsToeplitz (exercise 15). Each line below is one check, a subtest
-// that calls your code as shown and compares the answer with a reference
-// (go test ./exercises -run 'RelativeScores/rope_scores_n=6' -v runs the first one alone):
-//
-//	rope_scores_n=6                     RoPEScores(q, k, n=6, base=10000)
-//	rope_scores_are_toeplitz            IsToeplitz(RoPE scores 6×6, tol=1e-09)
-//	additive_sinusoidal_scores_are_not  IsToeplitz(scores of q+PE(a) and k+PE(b), 6×6, tol=1e-09)
-//	your_rope_scores_are_toeplitz       RoPEScores(q, k, n=6, base=10000)
-//	symmetric_but_not_toeplitz          IsToeplitz([[1 2 3] [2 5 4] [3 4 1]], tol=1e-09)
-//	toeplitz_but_not_symmetric          IsToeplitz([[1 3 7] [1 1 3] [3 1 1]], tol=1e-09)
-//	only_the_main_diagonal_constant     IsToeplitz([[1 2 1] [1 1 1] [1 1 1]], tol=1e-09)
-//	wide_3x5_toeplitz                   IsToeplitz([[1 3 7 13 21] [1 1 3 7 13] [3 1 1 3 7]], tol=1e-09)
-//	tall_5x3_toeplitz                   IsToeplitz(5×3 Toeplitz, tol=1e-09)
-//	empty_matrix                        IsToeplitz([], tol=1e-09)
-//	last_entry_breaks_it                IsToeplitz(last entry off, tol=1e-09)
-//	wide_3x5_last_column_breaks_it      IsToeplitz([[1 3 7 13 21] [1 1 3 7 13] [3 1 1 3 7.5]], tol=1e-09)
-//	tall_5x3_last_row_breaks_it         IsToeplitz(5×3, last row off, tol=1e-09)
-//	differences_of_1e-12_within_tol     IsToeplitz(1e-12 apart, tol=1e-09)
-//	differences_of_1e-3_beyond_tol      IsToeplitz(1e-3 apart, tol=1e-09)
-//	a_difference_of_exactly_tol         IsToeplitz(0.5 apart, tol 0.5, tol=0.5)
-//	causal_alibi_bias_with_minus_inf    IsToeplitz(causal ALiBi bias, −Inf above the diagonal, tol=1e-09)
-//
-// The inputs, the references and the hints are in
-// internal/check/ex15_relative_scores.go.
-func TestRelativeScores(t *testing.T) { check.RelativeScores(RoPEScores, IsToeplitz).Run(t) }
+// TestRelativeScores checks RoPEScores and IsToeplitz (exercise 15) on each row
+// of exercise15 below, in a subtest of the row's name: go test ./exercises -run
+// 'RelativeScores/rope_scores_n=6' -v runs the first row alone. Each row calls
+// your code on copies of its inputs and compares the answer with its Want (or
+// checks the property its table states); it fails too when your code changes an
+// argument or returns memory it shares with one. When a wrong answer matches a
+// classic mistake, the message names it in a hint (the hints are chosen in
+// internal/check/ex15_relative_scores.go).
+func TestRelativeScores(t *testing.T) {
+	check.RelativeScores(RoPEScores, IsToeplitz, exercise15).Run(t)
+}
+
+// exercise15 is exercise 15's case table.
+var exercise15 = check.RelativeScoresCases{
+	// RoPEScores(Q, K, N, Base) must equal Want, to 1e-9: entry [a][b] is ⟨Q rotated to a, K
+	// rotated to b⟩.
+	Scores: []check.ScoresCase{
+		{
+			Name: "rope_scores_n=6", N: 6, Base: 10000,
+			Q: []float64{0.484, 0.696, -0.367, 0.024, 0.473, 0.539, 0.149, -0.513},
+			K: []float64{-0.532, -0.976, 0.754, 0.063, 0.225, -0.705, 0.745, 0.614},
+			Want: [][]float64{
+				{
+					-1.689537, -1.1633981188114189, -0.24818679938421878, 0.2258814577867222,
+					-0.1634230572593104, -1.0422467531111193,
+				},
+				{
+					-1.3516236636593395, -1.6895370000000003, -1.1633981188114189,
+					-0.24818679938421861, 0.22588145778672225, -0.16342305725931056,
+				},
+				{
+					-0.46655796934240173, -1.3516236636593397, -1.6895369999999996,
+					-1.163398118811419, -0.24818679938421878, 0.22588145778672203,
+				},
+				{
+					0.14826216675758008, -0.4665579693424017, -1.3516236636593395, -1.689537,
+					-1.1633981188114189, -0.24818679938421873,
+				},
+				{
+					-0.07354727784844889, 0.14826216675758042, -0.4665579693424019,
+					-1.35162366365934, -1.689537, -1.1633981188114189,
+				},
+				{
+					-0.9266507314961765, -0.07354727784844886, 0.14826216675757986,
+					-0.4665579693424017, -1.3516236636593397, -1.689537,
+				},
+			},
+		},
+	},
+
+	// IsToeplitz(S, Tol) must return Want: true when every diagonal is constant within Tol. The
+	// matrices are square or not, empty, off in their first or last row or column, or hold −Inf.
+	Toeplitz: []check.ToeplitzCase{
+		{
+			Name: "rope_scores_are_toeplitz", Tol: 1e-09, Want: true,
+			S: [][]float64{
+				{
+					-1.689537, -1.1633981188114189, -0.24818679938421878, 0.2258814577867222,
+					-0.1634230572593104, -1.0422467531111193,
+				},
+				{
+					-1.3516236636593395, -1.6895370000000003, -1.1633981188114189,
+					-0.24818679938421861, 0.22588145778672225, -0.16342305725931056,
+				},
+				{
+					-0.46655796934240173, -1.3516236636593397, -1.6895369999999996,
+					-1.163398118811419, -0.24818679938421878, 0.22588145778672203,
+				},
+				{
+					0.14826216675758008, -0.4665579693424017, -1.3516236636593395, -1.689537,
+					-1.1633981188114189, -0.24818679938421873,
+				},
+				{
+					-0.07354727784844889, 0.14826216675758042, -0.4665579693424019,
+					-1.35162366365934, -1.689537, -1.1633981188114189,
+				},
+				{
+					-0.9266507314961765, -0.07354727784844886, 0.14826216675757986,
+					-0.4665579693424017, -1.3516236636593397, -1.689537,
+				},
+			},
+		},
+		{
+			Tol: 1e-09, Want: false,
+			Name: "additive_sinusoidal_scores_are_not",
+			S: [][]float64{
+				{
+					2.052463, 1.6431347970181949, 0.00690305651478873, -1.3945133599468549,
+					-1.323883040844658, 0.09458579553807478,
+				},
+				{
+					1.6667109207642885, 2.1868707746567386, 1.057433229317733, -0.7166931890616176,
+					-1.5466110451766368, -0.7197952832241981,
+				},
+				{
+					1.6692641654967049, 2.6962182145535563, 2.4962687260888057, 1.2289365028738561,
+					0.026308644841128603, -0.04742376842364826,
+				},
+				{
+					2.1138162407113708, 2.768060287850514, 3.0749049945501645, 2.7370608282094704,
+					2.041227165341144, 1.5947847501586594,
+				},
+				{
+					2.6368324590564174, 2.390528330978345, 2.3246630357602878, 2.493613064583995,
+					2.727267458589924, 2.7876192385718404,
+				},
+				{
+					2.791357175392578, 1.9533999728842109, 0.9869865024489382, 0.783226529354937,
+					1.5236751185252677, 2.5135149553814387,
+				},
+			},
+		},
+		{
+			Name: "symmetric_but_not_toeplitz", Tol: 1e-09, Want: false,
+			S: [][]float64{{1, 2, 3}, {2, 5, 4}, {3, 4, 1}},
+		},
+		{
+			Name: "toeplitz_but_not_symmetric", Tol: 1e-09, Want: true,
+			S: [][]float64{{1, 3, 7}, {1, 1, 3}, {3, 1, 1}},
+		},
+		{
+			Name: "only_the_main_diagonal_constant", Tol: 1e-09, Want: false,
+			S: [][]float64{{1, 2, 1}, {1, 1, 1}, {1, 1, 1}},
+		},
+		{
+			Name: "wide_3x5_toeplitz", Tol: 1e-09, Want: true,
+			S: [][]float64{{1, 3, 7, 13, 21}, {1, 1, 3, 7, 13}, {3, 1, 1, 3, 7}},
+		},
+		{
+			Name: "tall_5x3_toeplitz", Tol: 1e-09, Want: true,
+			S: [][]float64{{1, 3, 7}, {1, 1, 3}, {3, 1, 1}, {7, 3, 1}, {13, 7, 3}},
+		},
+		{Name: "empty_matrix", S: [][]float64{}, Tol: 1e-09, Want: true},
+		{
+			Name: "last_entry_breaks_it", Tol: 1e-09, Want: false,
+			S: [][]float64{{1, 3, 7, 13}, {1, 1, 3, 7}, {3, 1, 1, 3}, {7, 3, 1, 1.5}},
+		},
+		{
+			Name: "wide_3x5_last_column_breaks_it", Tol: 1e-09, Want: false,
+			S: [][]float64{{1, 3, 7, 13, 21}, {1, 1, 3, 7, 13}, {3, 1, 1, 3, 7.5}},
+		},
+		{
+			Name: "tall_5x3_last_row_breaks_it", Tol: 1e-09, Want: false,
+			S: [][]float64{{1, 3, 7}, {1, 1, 3}, {3, 1, 1}, {7, 3, 1}, {13, 7, 3.5}},
+		},
+		{
+			Name: "differences_of_1e-12_within_tol", Tol: 1e-09, Want: true,
+			S: [][]float64{{1, 3, 7, 13}, {1, 1, 3, 7}, {3, 1.000000000001, 1, 3}, {7, 3, 1, 1}},
+		},
+		{
+			Name: "differences_of_1e-3_beyond_tol", Tol: 1e-09, Want: false,
+			S: [][]float64{{1, 3, 7, 13}, {1, 1, 3, 7}, {3, 1.001, 1, 3}, {7, 3, 1, 1}},
+		},
+		{
+			Name: "a_difference_of_exactly_tol", Tol: 0.5, Want: true,
+			S: [][]float64{{1, 3, 7, 13}, {1, 1, 3, 7}, {3, 1.5, 1, 3}, {7, 3, 1, 1}},
+		},
+		{
+			Name: "causal_alibi_bias_with_minus_inf", Tol: 1e-09, Want: true,
+			S: [][]float64{
+				{0, math.Inf(-1), math.Inf(-1), math.Inf(-1)},
+				{-0.5, 0, math.Inf(-1), math.Inf(-1)},
+				{-1, -0.5, 0, math.Inf(-1)},
+				{-1.5, -1, -0.5, 0},
+			},
+		},
+	},
+
+	// IsToeplitz(RoPEScores(Q, K, N, Base), Tol) must be true: RoPE's scores depend on b − a only.
+	YourScores: []check.YourScoresCase{
+		{
+			Name: "your_rope_scores_are_toeplitz", N: 6, Base: 10000, Tol: 1e-09,
+			Q: []float64{0.484, 0.696, -0.367, 0.024, 0.473, 0.539, 0.149, -0.513},
+			K: []float64{-0.532, -0.976, 0.754, 0.063, 0.225, -0.705, 0.745, 0.614},
+		},
+	},
+}

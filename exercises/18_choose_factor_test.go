@@ -3,27 +3,88 @@
 package exercises
 
 import (
+	"math"
 	"testing"
 
 	"github.com/posenc/course/internal/check"
 )
 
-// TestChooseFactor checks PairsPastTrained and SmallestNTKFactor (exercise 18). Each line below is one check, a subtest
-// that calls your code as shown and compares the answer with a reference
-// (go test ./exercises -run 'ChooseFactor/pairs_lesson_5_llama2_head_4096_to_16384' -v runs the first one alone):
-//
-//	pairs_lesson_5_llama2_head_4096_to_16384    PairsPastTrained(d=128, base=10000, trainLen=4096, targetLen=16384)
-//	pairs_llama3_base_8192_to_32768             PairsPastTrained(d=128, base=500000, trainLen=8192, targetLen=32768)
-//	pairs_small_head_100_to_400                 PairsPastTrained(d=16, base=10000, trainLen=100, targetLen=400)
-//	pairs_same_length_nothing_past              PairsPastTrained(d=64, base=10000, trainLen=4096, targetLen=4096)
-//	pairs_shorter_input_nothing_past            PairsPastTrained(d=64, base=10000, trainLen=4096, targetLen=1000)
-//	factor_lesson_5_is_6.68                     SmallestNTKFactor(d=128, base=10000, trainLen=4096, targetLen=16384)
-//	factor_lengths_not_multiples_4096_to_10000  SmallestNTKFactor(d=64, base=10000, trainLen=4096, targetLen=10000)
-//	factor_llama3_base_8192_to_32768            SmallestNTKFactor(d=128, base=500000, trainLen=8192, targetLen=32768)
-//	factor_small_head_100_to_400                SmallestNTKFactor(d=16, base=10000, trainLen=100, targetLen=400)
-//	factor_same_length_is_1                     SmallestNTKFactor(d=64, base=10000, trainLen=4096, targetLen=4096)
-//	factor_pair_0_never_turned_no_factor_helps  SmallestNTKFactor(d=8, base=10000, trainLen=4, targetLen=16)
-//
-// The inputs, the references and the hints are in
-// internal/check/ex18_choose_factor.go.
-func TestChooseFactor(t *testing.T) { check.ChooseFactor(PairsPastTrained, SmallestNTKFactor).Run(t) }
+// TestChooseFactor checks PairsPastTrained and SmallestNTKFactor (exercise 18)
+// on each row of exercise18 below, in a subtest of the row's name: go test
+// ./exercises -run 'ChooseFactor/pairs_lesson_5_llama2_head_4096_to_16384' -v
+// runs the first row alone. Each row calls your code on copies of its inputs
+// and compares the answer with its Want (or checks the property its table
+// states); it fails too when your code changes an argument or returns memory it
+// shares with one. When a wrong answer matches a classic mistake, the message
+// names it in a hint (the hints are chosen in
+// internal/check/ex18_choose_factor.go).
+func TestChooseFactor(t *testing.T) {
+	check.ChooseFactor(PairsPastTrained, SmallestNTKFactor, exercise18).Run(t)
+}
+
+// exercise18 is exercise 18's case table.
+var exercise18 = check.ChooseFactorCases{
+	// PairsPastTrained(D, Base, TrainLen, TargetLen) must equal Want: the pairs i with TrainLen·θ_i
+	// < 2π, when TargetLen > TrainLen.
+	Pairs: []check.PairsCase{
+		{
+			D: 128, Base: 10000, TrainLen: 4096, TargetLen: 16384,
+			Name: "pairs_lesson_5_llama2_head_4096_to_16384",
+			Want: []int{46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63},
+		},
+		{
+			Name: "pairs_llama3_base_8192_to_32768", D: 128, Base: 500000, TrainLen: 8192,
+			TargetLen: 32768,
+			Want: []int{
+				35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55,
+				56, 57, 58, 59, 60, 61, 62, 63,
+			},
+		},
+		{
+			Name: "pairs_small_head_100_to_400", D: 16, Base: 10000, TrainLen: 100, TargetLen: 400,
+			Want: []int{3, 4, 5, 6, 7},
+		},
+		{
+			Name: "pairs_same_length_nothing_past", D: 64, Base: 10000, TrainLen: 4096,
+			TargetLen: 4096,
+			Want:      []int{},
+		},
+		{
+			Name: "pairs_shorter_input_nothing_past", D: 64, Base: 10000, TrainLen: 4096,
+			TargetLen: 1000,
+			Want:      []int{},
+		},
+	},
+
+	// SmallestNTKFactor(D, Base, TrainLen, TargetLen) must equal Want, to 1e-9: s =
+	// (TargetLen/TrainLen)^((D−2)/(2·i₀)) for the first pair past its trained angles, i₀; 1 when
+	// there is none, +Inf when it is pair 0.
+	Factor: []check.NTKFactorCase{
+		{
+			Name: "factor_lesson_5_is_6.68", D: 128, Base: 10000, TrainLen: 4096, TargetLen: 16384,
+			Want: 6.676677863752417,
+		},
+		{
+			D: 64, Base: 10000, TrainLen: 4096, TargetLen: 10000, Want: 3.330208112845885,
+			Name: "factor_lengths_not_multiples_4096_to_10000",
+		},
+		{
+			Name: "factor_llama3_base_8192_to_32768", D: 128, Base: 500000, TrainLen: 8192,
+			TargetLen: 32768,
+			Want:      12.125732532083186,
+		},
+		{
+			Name: "factor_small_head_100_to_400", D: 16, Base: 10000, TrainLen: 100,
+			TargetLen: 400,
+			Want:      25.398416831491197,
+		},
+		{
+			Name: "factor_same_length_is_1", D: 64, Base: 10000, TrainLen: 4096, TargetLen: 4096,
+			Want: 1,
+		},
+		{
+			D: 8, Base: 10000, TrainLen: 4, TargetLen: 16, Want: math.Inf(1),
+			Name: "factor_pair_0_never_turned_no_factor_helps",
+		},
+	},
+}

@@ -8,19 +8,143 @@ import (
 	"github.com/posenc/course/internal/check"
 )
 
-// TestInterpolateTable checks InterpolateTable (exercise 19). Each line below is one check, a subtest
-// that calls your code as shown and compares the answer with a reference
-// (go test ./exercises -run 'InterpolateTable/4_rows_to_7_half_steps' -v runs the first one alone):
-//
-//	4_rows_to_7_half_steps          InterpolateTable(table 4×3, newLen=7)
-//	5_rows_to_8_steps_of_4/7        InterpolateTable(table 5×2, newLen=8)
-//	3_rows_to_10                    InterpolateTable(table 3×4, newLen=10)
-//	6_rows_shrunk_to_4              InterpolateTable(table 6×2, newLen=4)
-//	same_length_is_a_copy           InterpolateTable(table 4×3, newLen=4)
-//	one_trained_row_repeats         InterpolateTable(table 1×3, newLen=4)
-//	one_new_row_is_row_0            InterpolateTable(table 4×3, newLen=1)
-//	table_unchanged_and_not_shared  InterpolateTable(table 4×3, newLen=7)
-//
-// The inputs, the references and the hints are in
-// internal/check/ex19_interpolate_learned.go.
-func TestInterpolateTable(t *testing.T) { check.InterpolateTable(InterpolateTable).Run(t) }
+// TestInterpolateTable checks InterpolateTable (exercise 19) on each row of
+// exercise19 below, in a subtest of the row's name: go test ./exercises -run
+// 'InterpolateTable/4_rows_to_7_half_steps' -v runs the first row alone. Each
+// row calls your code on copies of its inputs and compares the answer with its
+// Want (or checks the property its table states); it fails too when your code
+// changes an argument or returns memory it shares with one. When a wrong answer
+// matches a classic mistake, the message names it in a hint (the hints are
+// chosen in internal/check/ex19_interpolate_learned.go).
+func TestInterpolateTable(t *testing.T) { check.InterpolateTable(InterpolateTable, exercise19).Run(t) }
+
+// exercise19 is exercise 19's case table.
+var exercise19 = check.InterpolateCases{
+	// InterpolateTable(Table, NewLen) must equal Want, to 1e-12: new row p reads Table at x =
+	// p·(L−1)/(NewLen−1), blending rows ⌊x⌋ and ⌊x⌋+1 linearly (PyTorch's interpolate with
+	// align_corners=True).
+	Stretch: []check.InterpolateCase{
+		{
+			Name: "4_rows_to_7_half_steps", NewLen: 7,
+			Table: [][]float64{
+				{0.339, -0.124, -0.059},
+				{0.739, -0.376, 0.29},
+				{0.5, -0.628, -0.721},
+				{0.262, -0.879, -0.372},
+			},
+			Want: [][]float64{
+				{0.339, -0.124, -0.059},
+				{0.539, -0.25, 0.11549999999999999},
+				{0.739, -0.376, 0.29},
+				{0.6194999999999999, -0.502, -0.2155},
+				{0.5, -0.628, -0.721},
+				{0.381, -0.7535000000000001, -0.5465},
+				{0.262, -0.879, -0.372},
+			},
+		},
+		{
+			Name: "5_rows_to_8_steps_of_4_7ths", NewLen: 8,
+			Table: [][]float64{
+				{-0.676, 0.203},
+				{-0.915, -0.049},
+				{-0.515, -0.3},
+				{-0.754, -0.552},
+				{-0.992, -0.804},
+			},
+			Want: [][]float64{
+				{-0.676, 0.203},
+				{-0.8125714285714285, 0.05900000000000001},
+				{-0.8578571428571429, -0.08485714285714284},
+				{-0.6292857142857143, -0.22828571428571426},
+				{-0.5832857142857143, -0.372},
+				{-0.7198571428571428, -0.5159999999999999},
+				{-0.8559999999999999, -0.6599999999999999},
+				{-0.992, -0.804},
+			},
+		},
+		{
+			Name: "3_rows_to_10", NewLen: 10,
+			Table: [][]float64{
+				{-0.332, -0.109, 0.186, -0.58},
+				{0.069, 0.278, 0.535, -0.285},
+				{-0.17, 0.027, -0.476, 0.649},
+			},
+			Want: [][]float64{
+				{-0.332, -0.109, 0.186, -0.58},
+				{
+					-0.2428888888888889, -0.023000000000000007, 0.26355555555555554,
+					-0.5144444444444444,
+				},
+				{-0.1537777777777778, 0.063, 0.34111111111111114, -0.44888888888888884},
+				{-0.06466666666666669, 0.14900000000000002, 0.4186666666666667, -0.3833333333333333},
+				{0.02444444444444443, 0.235, 0.49622222222222223, -0.31777777777777777},
+				{0.04244444444444444, 0.2501111111111111, 0.42266666666666663, -0.18122222222222217},
+				{
+					-0.01066666666666665, 0.19433333333333339, 0.19800000000000012,
+					0.026333333333333292,
+				},
+				{
+					-0.06377777777777774, 0.13855555555555563, -0.026666666666666422,
+					0.23388888888888876,
+				},
+				{
+					-0.11688888888888888, 0.08277777777777781, -0.25133333333333324,
+					0.4414444444444444,
+				},
+				{-0.17, 0.027, -0.476, 0.649},
+			},
+		},
+		{
+			Name: "6_rows_shrunk_to_4", NewLen: 4,
+			Table: [][]float64{
+				{0.652, 0.218},
+				{0.413, 0.605},
+				{0.814, 0.354},
+				{0.575, 0.102},
+				{0.336, -0.15},
+				{0.737, -0.401},
+			},
+			Want: [][]float64{
+				{0.652, 0.218},
+				{0.6803333333333333, 0.43766666666666665},
+				{0.49533333333333324, 0.017999999999999954},
+				{0.737, -0.401},
+			},
+		},
+		{
+			Name: "same_length_is_a_copy", NewLen: 4,
+			Table: [][]float64{
+				{0.339, -0.124, -0.059},
+				{0.739, -0.376, 0.29},
+				{0.5, -0.628, -0.721},
+				{0.262, -0.879, -0.372},
+			},
+			Want: [][]float64{
+				{0.339, -0.124, -0.059},
+				{0.739, -0.376, 0.29},
+				{0.5, -0.628, -0.721},
+				{0.262, -0.879, -0.372},
+			},
+		},
+		{
+			Name: "one_trained_row_repeats", NewLen: 4,
+			Table: [][]float64{{-0.363, 0.545, 0.43}},
+			Want: [][]float64{
+				{-0.363, 0.545, 0.43},
+				{-0.363, 0.545, 0.43},
+				{-0.363, 0.545, 0.43},
+				{-0.363, 0.545, 0.43},
+			},
+		},
+		{
+			Name: "one_new_row_is_row_0", NewLen: 1,
+			Table: [][]float64{
+				{0.339, -0.124, -0.059},
+				{0.739, -0.376, 0.29},
+				{0.5, -0.628, -0.721},
+				{0.262, -0.879, -0.372},
+			},
+			Want: [][]float64{{0.339, -0.124, -0.059}},
+		},
+	},
+}

@@ -3,22 +3,179 @@
 package exercises
 
 import (
+	"math"
 	"testing"
 
 	"github.com/posenc/course/internal/check"
 )
 
-// TestBiasedAttention checks BiasedAttention (exercise 20). Each line below is one check, a subtest
-// that calls your code as shown and compares the answer with a reference
-// (go test ./exercises -run 'BiasedAttention/symmetric_alibi_bias' -v runs the first one alone):
-//
-//	symmetric_alibi_bias                 BiasedAttention(q 4×4, k 4×4, v 4×4, ALiBi bias −|i−j|/2)
-//	causal_alibi_bias_masks_future_keys  BiasedAttention(q 4×4, k 4×4, v 4×4, causal ALiBi bias with −Inf above the diagonal)
-//	two_queries_five_keys_t5_like_bias   BiasedAttention(q 2×4, k 5×4, v 5×3, a 2×5 bias)
-//	zero_bias_is_plain_attention         BiasedAttention(q 4×4, k 4×4, v 4×2, a zero bias)
-//	large_scores_stay_finite             BiasedAttention(q 4×4, k 4×4, v 4×4, ALiBi bias −|i−j|/2)
-//	inputs_unchanged                     BiasedAttention(q, k, v, bias)
-//
-// The inputs, the references and the hints are in
-// internal/check/ex20_biased_attention.go.
-func TestBiasedAttention(t *testing.T) { check.BiasedAttention(BiasedAttention).Run(t) }
+// TestBiasedAttention checks BiasedAttention (exercise 20) on each row of
+// exercise20 below, in a subtest of the row's name: go test ./exercises -run
+// 'BiasedAttention/symmetric_alibi_bias' -v runs the first row alone. Each row
+// calls your code on copies of its inputs and compares the answer with its Want
+// (or checks the property its table states); it fails too when your code
+// changes an argument or returns memory it shares with one. When a wrong answer
+// matches a classic mistake, the message names it in a hint (the hints are
+// chosen in internal/check/ex20_biased_attention.go).
+func TestBiasedAttention(t *testing.T) { check.BiasedAttention(BiasedAttention, exercise20).Run(t) }
+
+// exercise20 is exercise 20's case table.
+var exercise20 = check.BiasedAttentionCases{
+	// BiasedAttention(Q, K, V, Bias) must equal Want, to 1e-9: softmax(Q·Kᵀ/√d + Bias)·V, with
+	// exp(−Inf) = 0 for a masked key.
+	Attention: []check.BiasedCase{
+		{
+			Name: "symmetric_alibi_bias", About: "ALiBi bias −|i−j|/2",
+			Q: [][]float64{
+				{-0.376, 0.509, -0.835, 0.289},
+				{-0.615, 0.257, -0.486, -0.776},
+				{-0.214, 0.645, 0.502, 0.158},
+				{-0.453, 0.393, 0.851, -0.906},
+			},
+			K: [][]float64{
+				{-0.376, 0.509, -0.835, 0.289},
+				{-0.615, 0.257, -0.486, -0.776},
+				{-0.214, 0.645, 0.502, 0.158},
+				{-0.453, 0.393, 0.851, -0.906},
+			},
+			V: [][]float64{
+				{-0.376, 0.509, -0.835, 0.289},
+				{-0.615, 0.257, -0.486, -0.776},
+				{-0.214, 0.645, 0.502, 0.158},
+				{-0.453, 0.393, 0.851, -0.906},
+			},
+			Bias: [][]float64{
+				{0, -0.5, -1, -1.5},
+				{-0.5, 0, -0.5, -1},
+				{-1, -0.5, 0, -0.5},
+				{-1.5, -1, -0.5, 0},
+			},
+			Want: [][]float64{
+				{
+					-0.4213080389762607, 0.4552468697383217, -0.49850186346931186,
+					-0.05936797041502967,
+				},
+				{-0.48101575186419987, 0.3881820453918781, -0.22555981257199434, -0.42602675134804},
+				{-0.3666727028746284, 0.49434051518692546, 0.25856427829485945, -0.269282967858104},
+				{-0.42168334041907796, 0.4317811116999227, 0.5448592396361563, -0.6256746517163962},
+			},
+		},
+		{
+			Name: "causal_alibi_bias_masks_future_keys",
+			Q: [][]float64{
+				{-0.376, 0.509, -0.835, 0.289},
+				{-0.615, 0.257, -0.486, -0.776},
+				{-0.214, 0.645, 0.502, 0.158},
+				{-0.453, 0.393, 0.851, -0.906},
+			},
+			K: [][]float64{
+				{-0.376, 0.509, -0.835, 0.289},
+				{-0.615, 0.257, -0.486, -0.776},
+				{-0.214, 0.645, 0.502, 0.158},
+				{-0.453, 0.393, 0.851, -0.906},
+			},
+			V: [][]float64{
+				{-0.376, 0.509, -0.835, 0.289},
+				{-0.615, 0.257, -0.486, -0.776},
+				{-0.214, 0.645, 0.502, 0.158},
+				{-0.453, 0.393, 0.851, -0.906},
+			},
+			Bias: [][]float64{
+				{0, math.Inf(-1), math.Inf(-1), math.Inf(-1)},
+				{-0.5, 0, math.Inf(-1), math.Inf(-1)},
+				{-1, -0.5, 0, math.Inf(-1)},
+				{-1.5, -1, -0.5, 0},
+			},
+			About: "causal ALiBi bias with −Inf above the diagonal",
+			Want: [][]float64{
+				{-0.376, 0.509, -0.835, 0.289},
+				{-0.5444105227224001, 0.3314290722759631, -0.5890783580329806, -0.46144856359563236},
+				{-0.33680047971303984, 0.529407829765045, 0.0535610791101197, -0.04895690752397265},
+				{-0.42168334041907796, 0.4317811116999227, 0.5448592396361563, -0.6256746517163962},
+			},
+		},
+		{
+			About: "a 2×5 bias",
+			Name:  "two_queries_five_keys_t5_like_bias",
+			Q:     [][]float64{{0.608, 0.836, 0.287, 0.967}, {0.369, 0.584, 0.636, -0.098}},
+			K: [][]float64{
+				{0.953, -0.836, -0.591, -0.354},
+				{-0.646, 0.911, 0.397, -0.059},
+				{-0.885, 0.66, 0.746, 0.875},
+				{0.876, -0.952, -0.904, -0.189},
+				{-0.723, 0.796, 0.084, 0.745},
+			},
+			V: [][]float64{
+				{-0.063, -0.509, 0.531},
+				{-0.301, -0.76, -0.48},
+				{0.099, 0.987, -0.131},
+				{-0.14, -0.625, 0.218},
+				{-0.378, -0.876, -0.793},
+			},
+			Bias: [][]float64{
+				{0.921, -0.182, -0.346, 0.363, -0.556},
+				{0.682, -0.433, 0.642, -0.702, 0.669},
+			},
+			Want: [][]float64{
+				{-0.13292536442685624, -0.3273381084243142, -0.033159054411492125},
+				{-0.1341595289211841, -0.1618939564525568, -0.20866386096708534},
+			},
+		},
+		{
+			Name: "zero_bias_is_plain_attention", About: "a zero bias",
+			Q: [][]float64{
+				{-0.376, 0.509, -0.835, 0.289},
+				{-0.615, 0.257, -0.486, -0.776},
+				{-0.214, 0.645, 0.502, 0.158},
+				{-0.453, 0.393, 0.851, -0.906},
+			},
+			K: [][]float64{
+				{-0.733, 0.146, 0.776, 0.402},
+				{-0.972, -0.106, -0.235, -0.663},
+				{-0.572, -0.358, 0.114, 0.271},
+				{-0.81, -0.609, 0.463, -0.793},
+			},
+			V:    [][]float64{{0.251, 0.473}, {0.012, 0.221}, {-0.227, -0.031}, {0.174, -0.282}},
+			Bias: [][]float64{{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}},
+			Want: [][]float64{
+				{0.03711043589468241, 0.1183619862683383},
+				{0.05294468059549556, 0.0760558134168453},
+				{0.07099739866280966, 0.13583420220699882},
+				{0.08206057117812379, 0.07680954210470507},
+			},
+		},
+		{
+			Name: "large_scores_stay_finite", About: "ALiBi bias −|i−j|/2",
+			Q: [][]float64{
+				{-15.04, 20.36, -33.4, 11.559999999999999},
+				{-24.6, 10.280000000000001, -19.439999999999998, -31.04},
+				{-8.56, 25.8, 20.08, 6.32},
+				{-18.12, 15.72, 34.04, -36.24},
+			},
+			K: [][]float64{
+				{-15.04, 20.36, -33.4, 11.559999999999999},
+				{-24.6, 10.280000000000001, -19.439999999999998, -31.04},
+				{-8.56, 25.8, 20.08, 6.32},
+				{-18.12, 15.72, 34.04, -36.24},
+			},
+			V: [][]float64{
+				{-0.376, 0.509, -0.835, 0.289},
+				{-0.615, 0.257, -0.486, -0.776},
+				{-0.214, 0.645, 0.502, 0.158},
+				{-0.453, 0.393, 0.851, -0.906},
+			},
+			Bias: [][]float64{
+				{0, -0.5, -1, -1.5},
+				{-0.5, 0, -0.5, -1},
+				{-1, -0.5, 0, -0.5},
+				{-1.5, -1, -0.5, 0},
+			},
+			Want: [][]float64{
+				{-0.376, 0.509, -0.835, 0.289},
+				{-0.615, 0.257, -0.486, -0.776},
+				{-0.214, 0.645, 0.502, 0.158},
+				{-0.453, 0.393, 0.851, -0.906},
+			},
+		},
+	},
+}

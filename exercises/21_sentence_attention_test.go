@@ -8,19 +8,155 @@ import (
 	"github.com/posenc/course/internal/check"
 )
 
-// TestSentenceAttention checks SentenceAttention (exercise 21). Each line below is one check, a subtest
-// that calls your code as shown and compares the answer with a reference
-// (go test ./exercises -run 'SentenceAttention/without_positions_both_the_are_equal' -v runs the first one alone):
-//
-//	without_positions_both_the_are_equal  SentenceAttention("the dog bites the man", wq, wk, wv, "none")
-//	encoding_none                         SentenceAttention("the dog bites the man", wq, wk, wv, "none")
-//	encoding_sinusoidal                   SentenceAttention("the dog bites the man", wq, wk, wv, "sinusoidal")
-//	encoding_rope                         SentenceAttention("the dog bites the man", wq, wk, wv, "rope")
-//	encoding_alibi                        SentenceAttention("the dog bites the man", wq, wk, wv, "alibi")
-//	positions_tell_the_two_the_apart      SentenceAttention("the dog bites the man", wq, wk, wv, "rope")
-//	an_unknown_encoding_is_an_error       SentenceAttention("the dog bites the man", wq, wk, wv, "learned")
-//	inputs_unchanged                      SentenceAttention("the dog bites the man", wq, wk, wv, "rope")
-//
-// The inputs, the references and the hints are in
-// internal/check/ex21_sentence_attention.go.
-func TestSentenceAttention(t *testing.T) { check.SentenceAttention(SentenceAttention).Run(t) }
+// TestSentenceAttention checks SentenceAttention (exercise 21) on each row of
+// exercise21 below, in a subtest of the row's name: go test ./exercises -run
+// 'SentenceAttention/encoding_none' -v runs the first row alone. Each row calls
+// your code on copies of its inputs and compares the answer with its Want (or
+// checks the property its table states); it fails too when your code changes an
+// argument or returns memory it shares with one. When a wrong answer matches a
+// classic mistake, the message names it in a hint (the hints are chosen in
+// internal/check/ex21_sentence_attention.go).
+func TestSentenceAttention(t *testing.T) {
+	check.SentenceAttention(SentenceAttention, exercise21).Run(t)
+}
+
+// exercise21 is exercise 21's case table.
+var exercise21 = check.SentenceCases{
+	Sentence: check.Sentence{
+		Words: []string{"the", "dog", "bites", "the", "man"},
+		Tokens: [][]float64{
+			{0.1, -0.3, 0.2, 0.4},
+			{0.7, 0.2, -0.5, 0.1},
+			{-0.4, 0.6, 0.3, -0.2},
+			{0.1, -0.3, 0.2, 0.4},
+			{0.5, -0.6, -0.1, 0.3},
+		},
+		Wq: [][]float64{
+			{0.909, -0.218, 0.387, 0.515},
+			{0.67, -0.47, -0.624, -0.55},
+			{-0.929, -0.721, -0.275, 0.384},
+			{0.831, -0.973, 0.074, -0.68},
+		},
+		Wk: [][]float64{
+			{-0.107, 0.109, -0.49, -0.806},
+			{-0.345, -0.142, 0.498, 0.128},
+			{-0.584, -0.394, 0.847, 0.423},
+			{-0.184, -0.646, -0.803, -0.641},
+		},
+		Wv: [][]float64{
+			{0.238, 0.436, 0.632, -0.767},
+			{0.638, 0.185, -0.379, 0.167},
+			{0.4, -0.067, -0.03, -0.898},
+			{0.161, -0.319, 0.319, 0.037},
+		},
+	},
+
+	// SentenceAttention(Sentence.Tokens, Sentence.Wq, Sentence.Wk, Sentence.Wv, Encoding) must
+	// equal Want, to 1e-9, with no error: exercises 1, 4, 7, 12 and 20 put together.
+	Encode: []check.EncodingCase{
+		{
+			Name: "encoding_none", Encoding: "none",
+			Want: [][]float64{
+				{
+					0.04811826870282499, -0.0023975481132279615, 0.18960670196977092,
+					-0.16983328478233933,
+				},
+				{
+					0.03555700582522121, 0.013854408880971105, 0.2250668751249604,
+					-0.17608320540016886,
+				},
+				{
+					0.001587368711102495, 0.017262366918061274, 0.300526012409102,
+					-0.20605323949212295,
+				},
+				{
+					0.04811826870282499, -0.0023975481132279615, 0.18960670196977092,
+					-0.16983328478233933,
+				},
+				{0.0860420837371974, -0.0067904538520587, 0.10425834437691105, -0.13634735685224503},
+			},
+		},
+		{
+			Name: "encoding_sinusoidal", Encoding: "sinusoidal",
+			Want: [][]float64{
+				{
+					-0.001891114275498873, -0.28576580845060473, 1.1978096146674007,
+					-0.5471299330490638,
+				},
+				{
+					-0.3336612077884013, -0.46730919875466875, 1.2347362992388327,
+					-0.48742259032523105,
+				},
+				{0.041269431186145344, -0.2730527074541324, 1.1615770865445585, -0.5446101420227804},
+				{0.47312029606644296, -0.2666813204318774, 0.5610689423280981, -0.49973689526440485},
+				{
+					0.5343639533609198, -0.21610378951912876, 0.47577197944161226,
+					-0.49762874299088633,
+				},
+			},
+		},
+		{
+			Name: "encoding_rope", Encoding: "rope",
+			Want: [][]float64{
+				{
+					0.05094009411771587, 0.0002389832986465822, 0.18301311698464406,
+					-0.16592083067132463,
+				},
+				{
+					0.05528223920085553, 0.0069431386929124945, 0.18704329391106977,
+					-0.16249012458284645,
+				},
+				{
+					0.000722910827235107, 0.020681357076134502, 0.30253163498757096,
+					-0.20531435600585218,
+				},
+				{
+					0.047711853809413694, 0.006258537865745954, 0.19832354684851128,
+					-0.16834549248481762,
+				},
+				{
+					0.09034450203416772, -0.009800254434773796, 0.09201055636765815,
+					-0.1330096270490011,
+				},
+			},
+		},
+		{
+			Name: "encoding_alibi", Encoding: "alibi",
+			Want: [][]float64{
+				{
+					0.06636016401771204, -0.004850282905510738, 0.19187086296938544,
+					-0.1654951257116618,
+				},
+				{
+					0.09280607629021376, 0.07514258103520205, 0.18728103926886172,
+					-0.11887363431489698,
+				},
+				{
+					0.06343683323878885, 0.029093852129091886, 0.1897915447788503,
+					-0.15038123825828642,
+				},
+				{
+					0.043166937358631904, -0.029063868187737037, 0.173114023836109,
+					-0.17925764210824782,
+				},
+				{
+					0.009057798128720596, -0.019617379689132814, 0.20777999502869193,
+					-0.19557482248350638,
+				},
+			},
+		},
+	},
+
+	// With each of Encodings, the outputs of the two "the" (words 0 and 3) must be equal when Same,
+	// and differ otherwise.
+	TheTwoThe: []check.TheTwoTheCase{
+		{Name: "without_positions_both_the_are_equal", Encodings: []string{"none"}, Same: true},
+		{
+			Name: "positions_tell_the_two_the_apart", Same: false,
+			Encodings: []string{"sinusoidal", "rope", "alibi"},
+		},
+	},
+
+	// SentenceAttention with Encoding must return a nil result and an error that names it.
+	Unknown: []check.UnknownCase{{Name: "an_unknown_encoding_is_an_error", Encoding: "learned"}},
+}

@@ -3,30 +3,115 @@
 package exercises
 
 import (
+	"math"
 	"testing"
 
 	"github.com/posenc/course/internal/check"
 )
 
-// TestUsableContext checks UsableContext (exercise 22). Each line below is one check, a subtest
-// that calls your code as shown and compares the answer with a reference
-// (go test ./exercises -run 'UsableContext/lab_rope_at_0.9_is_126' -v runs the first one alone):
-//
-//	lab_rope_at_0.9_is_126                    UsableContext(distances=[4 8 16 32 48 62 96 126 192 254 384 510], accuracy=[1 1 1 1 1 1 1…
-//	lab_ntk_at_0.9_stops_before_a_late_pass   UsableContext(distances=[4 8 16 32 48 62 96 126 192 254 384 510], accuracy=[1 1 1 1 1 1 1…
-//	lab_alibi_at_0.9_is_4                     UsableContext(distances=[4 8 16 32 48 62 96 126 192 254 384 510], accuracy=[0.96875 0.843…
-//	lab_alibi_at_0.5_is_192                   UsableContext(distances=[4 8 16 32 48 62 96 126 192 254 384 510], accuracy=[0.96875 0.843…
-//	accuracy_exactly_at_the_threshold_passes  UsableContext(distances=[4 8 16 32 48 62 96 126 192 254 384 510], accuracy=[1 1 1 1 1 1 1…
-//	lab_learned_undefined_past_62             UsableContext(distances=[4 8 16 32 48 62 96 126 192 254 384 510], accuracy=[1 0.96875 0.9…
-//	undefined_entries_reading_1_still_end_it  UsableContext(distances=[4 8 16 32 48 62 96 126 192 254 384 510], accuracy=[1 0.96875 0.9…
-//	undefined_in_the_middle_ends_it           UsableContext(distances=[4 8 16 32], accuracy=[1 NaN 1 1], defined=[true false true true]…
-//	shortest_distance_fails_is_0              UsableContext(distances=[4 8 16], accuracy=[0.5 1 1], defined=[true true true], threshold…
-//	every_distance_passes                     UsableContext(distances=[4 8 16 32 48 62 96 126 192 254 384 510], accuracy=[1 1 1 1 1 1 1…
-//	any_order                                 UsableContext(distances=[254 16 126 4 510 62 8 192 32 96 384 48], accuracy=[0 1 0.96875 1…
-//	any_order_with_an_undefined_distance      UsableContext(distances=[510 32 4 96 254 8 62 384 16 126 48 192], accuracy=[0 1 1 0 0 0.9…
-//	no_measurements_is_0                      UsableContext(distances=[], accuracy=[], defined=[], threshold=0.9)
-//	arguments_unchanged                       UsableContext(distances=[254 16 126 4 510 62 8 192 32 96 384 48], accuracy=[0 1 0.96875 1…
-//
-// The inputs, the references and the hints are in
-// internal/check/ex22_usable_context.go.
-func TestUsableContext(t *testing.T) { check.UsableContext(UsableContext).Run(t) }
+// TestUsableContext checks UsableContext (exercise 22) on each row of
+// exercise22 below, in a subtest of the row's name: go test ./exercises -run
+// 'UsableContext/lab_rope_at_0.9_is_126' -v runs the first row alone. Each row
+// calls your code on copies of its inputs and compares the answer with its Want
+// (or checks the property its table states); it fails too when your code
+// changes an argument or returns memory it shares with one. When a wrong answer
+// matches a classic mistake, the message names it in a hint (the hints are
+// chosen in internal/check/ex22_usable_context.go).
+func TestUsableContext(t *testing.T) { check.UsableContext(UsableContext, exercise22).Run(t) }
+
+// exercise22 is exercise 22's case table.
+var exercise22 = check.UsableCases{
+	// UsableContext(Distances, Accuracy, Defined, Threshold) must equal Want: the longest distance
+	// D such that every measurement at a distance up to D is defined with an accuracy ≥ Threshold,
+	// 0 when the shortest already fails. The lab rows are accuracies of the committed run of lesson
+	// 8; some rows come in shuffled order.
+	Usable: []check.UsableCase{
+		{
+			Name: "lab_rope_at_0.9_is_126", Threshold: 0.9, Want: 126,
+			Distances: []int{4, 8, 16, 32, 48, 62, 96, 126, 192, 254, 384, 510},
+			Accuracy:  []float64{1, 1, 1, 1, 1, 1, 1, 0.96875, 0, 0, 0, 0},
+			Defined:   []bool{true, true, true, true, true, true, true, true, true, true, true, true},
+		},
+		{
+			Threshold: 0.9, Want: 192,
+			Name:      "lab_ntk_at_0.9_stops_before_a_late_pass",
+			Distances: []int{4, 8, 16, 32, 48, 62, 96, 126, 192, 254, 384, 510},
+			Accuracy:  []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 0.875, 0.90625, 0.84375},
+			Defined:   []bool{true, true, true, true, true, true, true, true, true, true, true, true},
+		},
+		{
+			Name: "lab_alibi_at_0.9_is_4", Threshold: 0.9, Want: 4,
+			Distances: []int{4, 8, 16, 32, 48, 62, 96, 126, 192, 254, 384, 510},
+			Accuracy: []float64{
+				0.96875, 0.84375, 0.9375, 0.9375, 0.90625, 1, 0.71875, 0.6875, 0.5, 0.375, 0.34375,
+				0.1875,
+			},
+			Defined: []bool{true, true, true, true, true, true, true, true, true, true, true, true},
+		},
+		{
+			Name: "lab_alibi_at_0.5_is_192", Threshold: 0.5, Want: 192,
+			Distances: []int{4, 8, 16, 32, 48, 62, 96, 126, 192, 254, 384, 510},
+			Accuracy: []float64{
+				0.96875, 0.84375, 0.9375, 0.9375, 0.90625, 1, 0.71875, 0.6875, 0.5, 0.375, 0.34375,
+				0.1875,
+			},
+			Defined: []bool{true, true, true, true, true, true, true, true, true, true, true, true},
+		},
+		{
+			Threshold: 0.96875, Want: 126,
+			Name:      "accuracy_exactly_at_the_threshold_passes",
+			Distances: []int{4, 8, 16, 32, 48, 62, 96, 126, 192, 254, 384, 510},
+			Accuracy:  []float64{1, 1, 1, 1, 1, 1, 1, 0.96875, 0, 0, 0, 0},
+			Defined:   []bool{true, true, true, true, true, true, true, true, true, true, true, true},
+		},
+		{
+			Name: "lab_learned_undefined_past_62", Threshold: 0.9, Want: 62,
+			Distances: []int{4, 8, 16, 32, 48, 62, 96, 126, 192, 254, 384, 510},
+			Accuracy:  []float64{1, 0.96875, 0.96875, 1, 1, 0.90625, 0, 0, 0, 0, 0, 0},
+			Defined:   []bool{true, true, true, true, true, true, false, false, false, false, false, false},
+		},
+		{
+			Threshold: 0.5, Want: 62,
+			Name:      "undefined_entries_reading_1_still_end_it",
+			Distances: []int{4, 8, 16, 32, 48, 62, 96, 126, 192, 254, 384, 510},
+			Accuracy:  []float64{1, 0.96875, 0.96875, 1, 1, 0.90625, 1, 1, 1, 1, 1, 1},
+			Defined:   []bool{true, true, true, true, true, true, false, false, false, false, false, false},
+		},
+		{
+			Name: "undefined_in_the_middle_ends_it", Distances: []int{4, 8, 16, 32}, Want: 4,
+			Accuracy:  []float64{1, math.NaN(), 1, 1},
+			Defined:   []bool{true, false, true, true},
+			Threshold: 0.9,
+		},
+		{
+			Name: "shortest_distance_fails_is_0", Distances: []int{4, 8, 16}, Threshold: 0.9,
+			Accuracy: []float64{0.5, 1, 1},
+			Defined:  []bool{true, true, true},
+			Want:     0,
+		},
+		{
+			Name: "every_distance_passes", Threshold: 0.9, Want: 510,
+			Distances: []int{4, 8, 16, 32, 48, 62, 96, 126, 192, 254, 384, 510},
+			Accuracy:  []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+			Defined:   []bool{true, true, true, true, true, true, true, true, true, true, true, true},
+		},
+		{
+			Name: "any_order", Threshold: 0.9, Want: 126,
+			Distances: []int{254, 16, 126, 4, 510, 62, 8, 192, 32, 96, 384, 48},
+			Accuracy:  []float64{0, 1, 0.96875, 1, 0, 1, 1, 0, 1, 1, 0, 1},
+			Defined:   []bool{true, true, true, true, true, true, true, true, true, true, true, true},
+		},
+		{
+			Threshold: 0.9, Want: 62,
+			Name:      "any_order_with_an_undefined_distance",
+			Distances: []int{510, 32, 4, 96, 254, 8, 62, 384, 16, 126, 48, 192},
+			Accuracy:  []float64{0, 1, 1, 0, 0, 0.96875, 0.90625, 0, 0.96875, 0, 1, 0},
+			Defined:   []bool{false, true, true, false, false, true, true, false, true, false, true, false},
+		},
+		{
+			Name: "no_measurements_is_0", Distances: []int{}, Accuracy: []float64{}, Want: 0,
+			Defined:   []bool{},
+			Threshold: 0.9,
+		},
+	},
+}

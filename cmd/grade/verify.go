@@ -42,6 +42,7 @@ func verify(root string, stdout, stderr io.Writer) int {
 	v.step("odd-numbered solutions pass over the stubs, even stubs still fail", func() (string, error) { return v.checkHalf(1) })
 	v.step("even-numbered solutions pass over the stubs, odd stubs still fail", func() (string, error) { return v.checkHalf(0) })
 	v.step("a broken file, os.Exit, a panic in a goroutine and endless recursion each cost only their exercise", v.checkIsolation)
+	v.step("go test -run 'Test/row' calls the learner's code on that row alone", v.checkRunFilter)
 	v.step("a new user copying solutions/*.go over exercises/ gets full marks", v.checkNewUser)
 	v.step("the working tree is unchanged", func() (string, error) {
 		after, err := treeHash(root, catalog.Dir, "solutions")
@@ -335,6 +336,81 @@ func (v *verifier) checkIsolation() (string, error) {
 		p.addf("the compiler error appears %d times in the table; want it under its row and once in the list of errors:\n%s", n, table)
 	}
 	return fmt.Sprintf("%d of %d exercises still pass, %d/%d points", rep.Passed, rep.Total, rep.Points, rep.MaxPoints), p.err()
+}
+
+// onlyFirstRow is a RotateInterleaved that is right on exercise 7's first
+// row, RotateInterleaved([1 0 0.5 −2], 1, 10000), and ends the test
+// binary when called on anything else.
+const onlyFirstRow = `package exercises
+
+import (
+	"math"
+	"os"
+)
+
+func RotateInterleaved(x []float64, pos int, base float64) []float64 {
+	if len(x) != 4 || pos != 1 || x[0] != 1 || x[3] != -2 {
+		os.Exit(7) // called on another row
+	}
+	out := make([]float64, 4)
+	for i := 0; i < 2; i++ {
+		s, c := math.Sincos(math.Pow(base, -float64(2*i)/4))
+		out[2*i], out[2*i+1] = x[2*i]*c-x[2*i+1]*s, x[2*i]*s+x[2*i+1]*c
+	}
+	return out
+}
+`
+
+// testBinary builds the exercise tests with replace as overlay (the file
+// of exercise num replaced by src) into dir, and returns a function that
+// runs the binary with args and returns its exit status and output.
+func (v *verifier) testBinary(dir string, num int, src string) (func(args ...string) (int, string), error) {
+	e, _ := check.ByNum(num)
+	path := filepath.Join(dir, e.File())
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		return nil, err
+	}
+	replace := v.overlayFor(func(catalog.Exercise) bool { return true })
+	replace[filepath.Join(v.root, catalog.Dir, e.File())] = path
+	binary := filepath.Join(dir, "exercises.test")
+	if out, err := goBuild(v.root, dir, binary, replace); err != nil {
+		return nil, fmt.Errorf("go test -c: %v\n%s", err, out)
+	}
+	return func(args ...string) (int, string) {
+		cmd := exec.Command(binary, args...)
+		cmd.Dir = filepath.Join(v.root, catalog.Dir)
+		out, err := cmd.CombinedOutput()
+		var exitErr *exec.ExitError
+		if errors.As(err, &exitErr) {
+			return exitErr.ExitCode(), string(out)
+		}
+		if err != nil {
+			return -1, err.Error()
+		}
+		return 0, string(out)
+	}, nil
+}
+
+// checkRunFilter checks that a check runs inside its own subtest: with
+// -run naming one row, the learner's code is called on that row and no
+// other. The RotateInterleaved under test ends the process on any other row.
+func (v *verifier) checkRunFilter() (string, error) {
+	tmp, err := os.MkdirTemp("", "grade-run-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	run, err := v.testBinary(tmp, 7, onlyFirstRow)
+	if err != nil {
+		return "", err
+	}
+	if code, out := run("-test.run=^TestRoPEInterleaved$/^d=4_position_1$", "-test.v"); code != 0 || !strings.Contains(out, "--- PASS: TestRoPEInterleaved/d=4_position_1") {
+		return "", fmt.Errorf("-run 'RoPEInterleaved/d=4_position_1' called RotateInterleaved on another row too (exit status %d):\n%s", code, out)
+	}
+	if code, out := run("-test.run=^TestRoPEInterleaved$"); code != 7 {
+		return "", fmt.Errorf("-run RoPEInterleaved never called RotateInterleaved on another row (exit status %d; want 7):\n%s", code, out)
+	}
+	return "", nil
 }
 
 // checkNewUser copies the module into a temporary directory, copies

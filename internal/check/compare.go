@@ -272,14 +272,16 @@ func randTable(rows, cols int, seed uint64) [][]float64 {
 	return t
 }
 
-// randVec returns n deterministic values in (−1, 1) (a 64-bit LCG, so the
-// tests need no math/rand seeding and print the same numbers every run).
+// randVec returns n deterministic values in [−0.999, 0.999], with three
+// decimals so that the printed case tables stay readable (a 64-bit LCG, so
+// the tests need no math/rand seeding and print the same numbers every
+// run).
 func randVec(n int, seed uint64) []float64 {
 	v := make([]float64, n)
 	s := seed*6364136223846793005 + 1442695040888963407
 	for i := range v {
 		s = s*6364136223846793005 + 1442695040888963407
-		v[i] = float64(int64(s>>11)%2000001-1000000) / 1000001
+		v[i] = float64(int64(s>>11)%1999-999) / 1000
 	}
 	return v
 }
@@ -300,95 +302,62 @@ func dot(a, b []float64) float64 {
 	return s
 }
 
-// ---- Generic checks --------------------------------------------------------
+// ---- Generic comparisons -------------------------------------------------
 
-// tableCheck compares a table returned by the learner's code with want.
-type tableCheck struct {
-	name, call string
-	got        func() [][]float64
-	want       [][]float64
-	tol        float64
-	row, col   func(int) string            // labels for messages ("row 3 (position 5)")
-	diag       func(got [][]float64) *Hint // the hint for a known wrong answer, or nil
-	fallback   *Hint                       // the hint when diag finds nothing
-	panicHint  *Hint
-	panicDiag  func(msg string) *Hint
-}
-
-func (tc tableCheck) check() Case {
-	return Case{Name: tc.name, Call: tc.call, PanicHint: tc.panicHint, PanicDiag: tc.panicDiag, Run: func() *Failure {
-		got := tc.got()
-		var hint *Hint
-		if tc.diag != nil {
-			hint = tc.diag(got)
-		}
-		cols := 0
-		if len(tc.want) > 0 {
-			cols = len(tc.want[0])
-		}
-		if msg := shapeMsg(tc.call, got, len(tc.want), cols); msg != "" {
-			return fail(orElse(hint, tc.fallback), msg)
-		}
-		r, c := diffTable(got, tc.want, tc.tol)
-		if r < 0 {
+// compareTable compares a table the learner's call returned with want: nil
+// when they agree within tol, else a failure that shows where they first
+// differ, with diag's hint for a known wrong answer, else fallback. row and
+// col label the indices in the message ("row 3 (position 5)").
+func compareTable(call string, got, want [][]float64, tol float64, row, col func(int) string,
+	diag func(got [][]float64) *Hint, fallback *Hint) *Failure {
+	cols := 0
+	if len(want) > 0 {
+		cols = len(want[0])
+	}
+	msg := shapeMsg(call, got, len(want), cols)
+	r, c := -1, -1
+	if msg == "" {
+		if r, c = diffTable(got, want, tol); r < 0 {
 			return nil
 		}
-		return fail(orElse(hint, tc.fallback), append([]string{tc.call + ":"}, tableDiffLines(got, tc.want, r, c, tc.row, tc.col)...)...)
-	}}
+	}
+	var hint *Hint
+	if diag != nil {
+		hint = diag(got)
+	}
+	if msg != "" {
+		return fail(orElse(hint, fallback), msg)
+	}
+	return fail(orElse(hint, fallback), append([]string{call + ":"}, tableDiffLines(got, want, r, c, row, col)...)...)
 }
 
-// vecCheck compares a vector returned by the learner's code with want.
-type vecCheck struct {
-	name, call string
-	got        func() []float64
-	want       []float64
-	tol        float64
-	label      func(int) string
-	diag       func(got []float64) *Hint
-	fallback   *Hint
-	panicHint  *Hint
-}
-
-func (vc vecCheck) check() Case {
-	return Case{Name: vc.name, Call: vc.call, PanicHint: vc.panicHint, Run: func() *Failure {
-		got := vc.got()
-		var hint *Hint
-		if vc.diag != nil {
-			hint = vc.diag(got)
-		}
-		if msg := lenMsg(vc.call, got, len(vc.want)); msg != "" {
-			return fail(orElse(hint, vc.fallback), msg)
-		}
-		i := diffVec(got, vc.want, vc.tol)
-		if i < 0 {
+// compareVec compares a vector the learner's call returned with want, as
+// compareTable does.
+func compareVec(call string, got, want []float64, tol float64, label func(int) string,
+	diag func(got []float64) *Hint, fallback *Hint) *Failure {
+	msg := lenMsg(call, got, len(want))
+	i := -1
+	if msg == "" {
+		if i = diffVec(got, want, tol); i < 0 {
 			return nil
 		}
-		return fail(orElse(hint, vc.fallback), append([]string{vc.call + ":"}, vecDiffLines(got, vc.want, i, vc.label)...)...)
-	}}
+	}
+	var hint *Hint
+	if diag != nil {
+		hint = diag(got)
+	}
+	if msg != "" {
+		return fail(orElse(hint, fallback), msg)
+	}
+	return fail(orElse(hint, fallback), append([]string{call + ":"}, vecDiffLines(got, want, i, label)...)...)
 }
 
-// unchangedTable is a check that calling f leaves the table in alone.
-func unchangedTable(name, call string, in [][]float64, f func(in [][]float64), hint *Hint) Case {
-	return Case{Name: name, Call: call, Run: func() *Failure {
-		arg := cloneTable(in)
-		f(arg)
-		if r, _ := diffTable(arg, in, 0); r >= 0 {
-			return fail(hint, call+" changed its argument.")
-		}
-		return nil
-	}}
-}
-
-// unchangedVec is a check that calling f leaves the vector in alone.
-func unchangedVec(name, call string, in []float64, f func(in []float64), hint *Hint) Case {
-	return Case{Name: name, Call: call, Run: func() *Failure {
-		arg := cloneVec(in)
-		f(arg)
-		if diffVec(arg, in, 0) >= 0 {
-			return fail(hint, call+" changed its argument.")
-		}
-		return nil
-	}}
+// wantNil checks a call whose arguments are invalid: it must return nil.
+func wantNil[T any](call string, got []T, hint *Hint) *Failure {
+	if got != nil {
+		return fail(hint, fmt.Sprintf("%s returned %d values; want nil.", call, len(got)))
+	}
+	return nil
 }
 
 // ---- float32 angles ---------------------------------------------------------

@@ -10,18 +10,28 @@ func init() { addSuite(mutAttentionSuite) }
 
 func mutAttentionSuite() suite {
 	return mutSuite(1, Attention, mutAttention, map[string]*Hint{
-		"no_scale":        hintAttentionNoScale,
-		"divide_by_d":     hintAttentionByD,
-		"softmax_columns": hintAttentionAxis,
-		"weights_only":    hintAttentionWeights,
-		"naive_exp":       hintAttentionOverflow,
-		"global_max":      hintAttentionGlobalMax,
-		"scales_q_inline": hintAttentionMutates,
+		"no_scale":            hintAttentionNoScale,
+		"divide_by_d":         hintAttentionByD,
+		"softmax_columns":     hintAttentionAxis,
+		"weights_only":        hintAttentionWeights,
+		"naive_exp":           hintAttentionOverflow,
+		"global_max":          hintAttentionGlobalMax,
+		"scales_q_inline":     hintAttentionMutates,
+		"one_key_shortcut":    hintAttentionShares,
+		"divide_by_keys":      hintAttentionByKeys,
+		"divide_by_sqrt_keys": hintAttentionByKeys,
 	})
 }
 
 func mutAttention(bug string) func(q, k, v [][]float64) [][]float64 {
 	return func(q, k, v [][]float64) [][]float64 {
+		if bug == "one_key_shortcut" && len(k) == 1 { // all the weight on the one key
+			out := make([][]float64, len(q))
+			for i := range out {
+				out[i] = v[0]
+			}
+			return out
+		}
 		d := float64(len(q[0]))
 		scale := 1 / math.Sqrt(d)
 		switch bug {
@@ -29,6 +39,10 @@ func mutAttention(bug string) func(q, k, v [][]float64) [][]float64 {
 			scale = 1
 		case "divide_by_d":
 			scale = 1 / d
+		case "divide_by_keys":
+			scale = 1 / float64(len(k))
+		case "divide_by_sqrt_keys":
+			scale = 1 / math.Sqrt(float64(len(k)))
 		case "scales_q_inline":
 			for _, row := range q {
 				for c := range row {

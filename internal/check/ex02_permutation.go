@@ -21,7 +21,8 @@ func init() {
 			"- Check the shapes first: if f(x) does not have len(x) rows you cannot even permute it, and two rows " +
 				"of different widths are not equal. Return false; do not index past the end.",
 		},
-		Checks: func() *Exercise { return Permutation(nil, nil) },
+		Cases:  permutationCases(),
+		Checks: func(cases any) *Exercise { return Permutation(nil, nil, cases.(PermutationCases)) },
 	})
 }
 
@@ -75,8 +76,10 @@ func refInversePermute(x [][]float64, perm []int) [][]float64 {
 	return out
 }
 
-// Functions fed to the learner's check.
-func refRowwise(x [][]float64) [][]float64 { // equivariant, exactly
+// The functions exercise 2's case table feeds to the learner's check.
+
+// Rowwise returns 2x+1, row by row: equivariant, exactly.
+func Rowwise(x [][]float64) [][]float64 {
 	out := cloneTable(x)
 	for _, r := range out {
 		for c := range r {
@@ -86,7 +89,8 @@ func refRowwise(x [][]float64) [][]float64 { // equivariant, exactly
 	return out
 }
 
-func refAddRowIndex(x [][]float64) [][]float64 { // sees positions
+// AddRowIndex adds each row's index to it: it sees positions.
+func AddRowIndex(x [][]float64) [][]float64 {
 	out := cloneTable(x)
 	for i, r := range out {
 		for c := range r {
@@ -96,7 +100,8 @@ func refAddRowIndex(x [][]float64) [][]float64 { // sees positions
 	return out
 }
 
-func refReverseRows(x [][]float64) [][]float64 { // sees positions
+// ReverseRows returns the rows in reverse order: it sees positions.
+func ReverseRows(x [][]float64) [][]float64 {
 	out := make([][]float64, len(x))
 	for i := range x {
 		out[i] = cloneVec(x[len(x)-1-i])
@@ -104,10 +109,10 @@ func refReverseRows(x [][]float64) [][]float64 { // sees positions
 	return out
 }
 
-// refNearlyRowwise is equivariant up to 1e-12: a tiny term depends on the
+// NearlyRowwise is equivariant up to 1e-12: a tiny term depends on the
 // first row, as summation order would.
-func refNearlyRowwise(x [][]float64) [][]float64 {
-	out := refRowwise(x)
+func NearlyRowwise(x [][]float64) [][]float64 {
+	out := Rowwise(x)
 	for _, r := range out {
 		for c := range r {
 			r[c] += 1e-12 * x[0][0]
@@ -116,10 +121,10 @@ func refNearlyRowwise(x [][]float64) [][]float64 {
 	return out
 }
 
-// refQuarter is off by x[0][0]/4: exactly 0.5 for a swap of the first two
+// QuarterOff is off by x[0][0]/4: exactly 0.5 for a swap of the first two
 // rows of [[1 2] [3 4] [5 6]], every number exact in binary.
-func refQuarter(x [][]float64) [][]float64 {
-	out := refRowwise(x)
+func QuarterOff(x [][]float64) [][]float64 {
+	out := Rowwise(x)
 	for _, r := range out {
 		for c := range r {
 			r[c] += x[0][0] / 4
@@ -128,9 +133,9 @@ func refQuarter(x [][]float64) [][]float64 {
 	return out
 }
 
-// refWobble is off by 1e-3·x[0][0]: beyond a tolerance of 1e-9.
-func refWobble(x [][]float64) [][]float64 {
-	out := refRowwise(x)
+// WobbleOff is off by 1e-3·x[0][0]: beyond a tolerance of 1e-9.
+func WobbleOff(x [][]float64) [][]float64 {
+	out := Rowwise(x)
 	for _, r := range out {
 		for c := range r {
 			r[c] += 1e-3 * x[0][0]
@@ -139,16 +144,18 @@ func refWobble(x [][]float64) [][]float64 {
 	return out
 }
 
-func refDropLastRow(x [][]float64) [][]float64 { return refRowwise(x)[:len(x)-1] }
+// DropLastRow is Rowwise without its last row: another shape.
+func DropLastRow(x [][]float64) [][]float64 { return Rowwise(x)[:len(x)-1] }
 
-// refWidenFirstRow gives the first row one more column.
-func refWidenFirstRow(x [][]float64) [][]float64 {
-	out := refRowwise(x)
+// WidenFirstRow gives the first row one more column.
+func WidenFirstRow(x [][]float64) [][]float64 {
+	out := Rowwise(x)
 	out[0] = append(out[0], 0)
 	return out
 }
 
-func refSelfAttention(x [][]float64) [][]float64 {
+// SelfAttention is attention without positions, x attending to itself.
+func SelfAttention(x [][]float64) [][]float64 {
 	return refAttention(x, x, x, attentionOpts{})
 }
 
@@ -176,87 +183,117 @@ func diagEquivariance(p equivProbes) *Hint {
 	return nil
 }
 
-// Permutation returns exercise 2's checks of permute and isEquiv.
-func Permutation(permute func([][]float64, []int) [][]float64,
-	isEquiv func(func([][]float64) [][]float64, [][]float64, []int, float64) bool) *Exercise {
+// PermuteCase is one call: Permute(X, Perm) must equal Want.
+type PermuteCase struct {
+	Name string
+	X    [][]float64
+	Perm []int
+	Want [][]float64
+}
+
+// EquivariantCase is one call of the check: IsPermutationEquivariant(F,
+// X, Perm, Tol) must return Want, for the reason Why. About says what F
+// computes.
+type EquivariantCase struct {
+	Name  string
+	F     func([][]float64) [][]float64
+	About string
+	X     [][]float64
+	Perm  []int
+	Tol   float64
+	Want  bool
+	Why   string
+}
+
+// PermutationCases is exercise 2's case table.
+type PermutationCases struct {
+	Permute     []PermuteCase     `doc:"Permute(X, Perm) must equal Want exactly: row i is a copy of X[Perm[i]]."`
+	Equivariant []EquivariantCase `doc:"IsPermutationEquivariant(F, X, Perm, Tol) must return Want, for the reason Why (About says what F computes; the functions are in internal/check/ex02_permutation.go)."`
+}
+
+func permutationCases() PermutationCases {
 	x := [][]float64{{1, 2}, {3, 4}, {5, 6}}
 	cycle, swap := []int{1, 2, 0}, []int{1, 0, 2}
-	xAttn := randTable(4, 3, 11)
-	probes := func() equivProbes {
-		return equivProbes{
-			rowwiseSwap:  isEquiv(refRowwise, cloneTable(x), slices.Clone(swap), 1e-9),
-			rowwiseCycle: isEquiv(refRowwise, cloneTable(x), slices.Clone(cycle), 1e-9),
-			nearlySwap:   isEquiv(refNearlyRowwise, cloneTable(x), slices.Clone(swap), 1e-9),
-			addRowIndex:  isEquiv(refAddRowIndex, cloneTable(x), slices.Clone(cycle), 1e-9),
-			reverse:      isEquiv(refReverseRows, cloneTable(x), slices.Clone(cycle), 1e-9),
-			wobble:       isEquiv(refWobble, cloneTable(x), slices.Clone(cycle), 1e-9),
-			quarter:      isEquiv(refQuarter, cloneTable(x), slices.Clone(swap), 0.5),
-		}
+	rowwise := "f acts on each row alone, so it commutes with any shuffle of the rows"
+	return PermutationCases{
+		Permute: []PermuteCase{{Name: "permute_a_3_cycle", X: x, Perm: cycle, Want: refPermute(x, cycle)}},
+		Equivariant: []EquivariantCase{
+			{"rowwise_map_and_a_swap", Rowwise, "f(x) = 2x+1", x, swap, 1e-9, true, rowwise},
+			{"rowwise_map_and_a_3_cycle", Rowwise, "f(x) = 2x+1", x, cycle, 1e-9, true, rowwise},
+			{"attention_without_positions", SelfAttention, "self-attention", randTable(4, 3, 11), []int{2, 0, 3, 1}, 1e-9, true,
+				"attention without positions sees a set of rows, so shuffling the input shuffles the output"},
+			{"rounding_within_tol", NearlyRowwise, "f(x) = 2x+1 + 1e-12·x[0][0]", x, swap, 1e-9, true,
+				"the two sides differ by about 1e-12, well within tol"},
+			{"a_difference_of_exactly_tol", QuarterOff, "f(x) = 2x+1 + x[0][0]/4", x, swap, 0.5, true,
+				"the two sides differ by exactly 0.5 = tol, which is within tol"},
+			{"differences_beyond_tol", WobbleOff, "f(x) = 2x+1 + 1e-3·x[0][0]", x, cycle, 1e-9, false,
+				"the two sides differ by about 1e-3, far beyond tol"},
+			{"adding_the_row_index", AddRowIndex, "f(x) = x + row index", x, cycle, 1e-9, false,
+				"adding the row index is a position signal: shuffling moves rows but not the indices added to them"},
+			{"reversing_the_rows", ReverseRows, "f(x) = rows in reverse order", x, cycle, 1e-9, false,
+				"reversing depends on where each row is"},
+			{"f_drops_a_row", DropLastRow, "f(x) = 2x+1 without its last row", x, swap, 1e-9, false,
+				"f's output has another shape than its input: the answer is false, not a panic"},
+			{"f_widens_the_first_row", WidenFirstRow, "f(x) = 2x+1 with one more column in row 0", x, swap, 1e-9, false,
+				"the two sides have rows of different widths: the answer is false, not a panic"},
+		},
 	}
-	check := func(name, fName string, f func([][]float64) [][]float64, x [][]float64, perm []int, tol float64, want bool, why string) Case {
-		call := fmt.Sprintf("IsPermutationEquivariant(%s, x=%s, perm=%v, tol=%g)", fName, fmtTable(x), perm, tol)
+}
+
+var permuteArgs = argHints{hintPermuteMutates, hintPermuteShares}
+
+// diagPermute names the idea behind a wrong permutation.
+func diagPermute(got [][]float64, c PermuteCase) *Hint {
+	return firstMatch(got, sameTable(0), variant[[][]float64]{hintPermuteInverse, refInversePermute(c.X, c.Perm)})
+}
+
+// probeEquivariance runs the learner's check on functions whose answer is
+// known, and names the idea behind its wrong answers.
+func probeEquivariance(isEquiv func(func([][]float64) [][]float64, [][]float64, []int, float64) bool) *Hint {
+	x := [][]float64{{1, 2}, {3, 4}, {5, 6}}
+	cycle, swap := []int{1, 2, 0}, []int{1, 0, 2}
+	return diagEquivariance(equivProbes{
+		rowwiseSwap:  isEquiv(Rowwise, cloneTable(x), slices.Clone(swap), 1e-9),
+		rowwiseCycle: isEquiv(Rowwise, cloneTable(x), slices.Clone(cycle), 1e-9),
+		nearlySwap:   isEquiv(NearlyRowwise, cloneTable(x), slices.Clone(swap), 1e-9),
+		addRowIndex:  isEquiv(AddRowIndex, cloneTable(x), slices.Clone(cycle), 1e-9),
+		reverse:      isEquiv(ReverseRows, cloneTable(x), slices.Clone(cycle), 1e-9),
+		wobble:       isEquiv(WobbleOff, cloneTable(x), slices.Clone(cycle), 1e-9),
+		quarter:      isEquiv(QuarterOff, cloneTable(x), slices.Clone(swap), 0.5),
+	})
+}
+
+// Permutation returns exercise 2's checks of permute and isEquiv on cases.
+func Permutation(permute func([][]float64, []int) [][]float64,
+	isEquiv func(func([][]float64) [][]float64, [][]float64, []int, float64) bool, cases PermutationCases) *Exercise {
+	var checks []Check
+	for _, c := range cases.Permute {
+		call := fmt.Sprintf("Permute(x=%s, perm=%v)", fmtTable(c.X), c.Perm)
+		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+			x, perm := cloneTable(c.X), slices.Clone(c.Perm)
+			got := permute(x, perm)
+			if f := compareTable(call, got, c.Want, 0, label("row"), label("column"),
+				func(got [][]float64) *Hint { return diagPermute(got, c) }, hintPermuteFallback); f != nil {
+				return f
+			}
+			return permuteArgs.check(call, got, arg{"x", x, c.X}, arg{"perm", perm, c.Perm})
+		}})
+	}
+	for _, c := range cases.Equivariant {
+		call := fmt.Sprintf("IsPermutationEquivariant(%s, x=%s, perm=%v, tol=%g)", c.About, fmtTable(c.X), c.Perm, c.Tol)
 		var panicHint *Hint
-		if strings.HasPrefix(name, "f_") { // f changes the shape
+		if strings.HasPrefix(c.Name, "f_") { // f changes the shape
 			panicHint = hintEquivShape
 		}
-		return Case{Name: name, Call: call, PanicHint: panicHint, Run: func() *Failure {
-			got := isEquiv(f, cloneTable(x), slices.Clone(perm), tol)
-			if got == want {
-				return nil
+		checks = append(checks, Check{Name: c.Name, Call: call, PanicHint: panicHint, Run: func() *Failure {
+			x, perm := cloneTable(c.X), slices.Clone(c.Perm)
+			got := isEquiv(c.F, x, perm, c.Tol)
+			if got != c.Want {
+				return fail(orElse(probeEquivariance(isEquiv), hintEquivFallback),
+					fmt.Sprintf("%s = %v; want %v: %s", call, got, c.Want, c.Why))
 			}
-			return fail(orElse(diagEquivariance(probes()), hintEquivFallback),
-				fmt.Sprintf("%s = %v; want %v: %s", call, got, want, why))
-		}}
+			return permuteArgs.check(call, got, arg{"x", x, c.X}, arg{"perm", perm, c.Perm})
+		}})
 	}
-	permuteCall := fmt.Sprintf("Permute(x=%s, perm=%v)", fmtTable(x), cycle)
-	return newExercise(2, []Case{
-		tableCheck{
-			name: "permute_a_3_cycle", call: permuteCall,
-			got:  func() [][]float64 { return permute(cloneTable(x), slices.Clone(cycle)) },
-			want: refPermute(x, cycle), tol: 0, row: label("row"), col: label("column"),
-			diag: func(got [][]float64) *Hint {
-				return firstMatch(got, sameTable(0), variant[[][]float64]{hintPermuteInverse, refInversePermute(x, cycle)})
-			},
-			fallback: hintPermuteFallback,
-		}.check(),
-		unchangedTable("permute_leaves_x_alone", permuteCall, x,
-			func(in [][]float64) { permute(in, slices.Clone(cycle)) }, hintPermuteMutates),
-		{Name: "permute_copies_rows", Call: permuteCall, Run: func() *Failure {
-			in := cloneTable(x)
-			out := permute(in, slices.Clone(cycle))
-			if r, _ := diffTable(in, x, 0); r >= 0 {
-				return nil // permute_leaves_x_alone reports it
-			}
-			if len(out) != len(x) || len(out[0]) == 0 {
-				return fail(hintPermuteFallback, permuteCall+" did not return 3 rows.")
-			}
-			out[0][0] += 100
-			if in[cycle[0]][0] != x[cycle[0]][0] {
-				return fail(hintPermuteShares, "after out := "+permuteCall+", changing out[0][0] changed x[1][0].")
-			}
-			return nil
-		}},
-		check("rowwise_map_and_a_swap", "f(x) = 2x+1", refRowwise, x, swap, 1e-9, true,
-			"f acts on each row alone, so it commutes with any shuffle of the rows"),
-		check("rowwise_map_and_a_3_cycle", "f(x) = 2x+1", refRowwise, x, cycle, 1e-9, true,
-			"f acts on each row alone, so it commutes with any shuffle of the rows"),
-		check("attention_without_positions", "self-attention", refSelfAttention, xAttn, []int{2, 0, 3, 1}, 1e-9, true,
-			"attention without positions sees a set of rows, so shuffling the input shuffles the output"),
-		check("rounding_within_tol", "f(x) = 2x+1 + 1e-12·x[0][0]", refNearlyRowwise, x, swap, 1e-9, true,
-			"the two sides differ by about 1e-12, well within tol"),
-		check("a_difference_of_exactly_tol", "f(x) = 2x+1 + x[0][0]/4", refQuarter, x, swap, 0.5, true,
-			"the two sides differ by exactly 0.5 = tol, which is within tol"),
-		check("differences_beyond_tol", "f(x) = 2x+1 + 1e-3·x[0][0]", refWobble, x, cycle, 1e-9, false,
-			"the two sides differ by about 1e-3, far beyond tol"),
-		check("adding_the_row_index", "f(x) = x + row index", refAddRowIndex, x, cycle, 1e-9, false,
-			"adding the row index is a position signal: shuffling moves rows but not the indices added to them"),
-		check("reversing_the_rows", "f(x) = rows in reverse order", refReverseRows, x, cycle, 1e-9, false,
-			"reversing depends on where each row is"),
-		check("f_drops_a_row", "f(x) = 2x+1 without its last row", refDropLastRow, x, swap, 1e-9, false,
-			"f's output has another shape than its input: the answer is false, not a panic"),
-		check("f_widens_the_first_row", "f(x) = 2x+1 with one more column in row 0", refWidenFirstRow, x, swap, 1e-9, false,
-			"the two sides have rows of different widths: the answer is false, not a panic"),
-		unchangedTable("check_leaves_x_alone", "IsPermutationEquivariant(f, x, perm, tol)", x,
-			func(in [][]float64) { isEquiv(refRowwise, in, slices.Clone(cycle), 1e-9) }, hintPermuteMutates),
-	})
+	return newExercise(2, checks)
 }

@@ -14,7 +14,7 @@ type mutPermFuncs struct {
 }
 
 func mutPermutationSuite() suite {
-	build := func(p mutPermFuncs) *Exercise { return Permutation(p.permute, p.isEquiv) }
+	build := func(p mutPermFuncs, c PermutationCases) *Exercise { return Permutation(p.permute, p.isEquiv, c) }
 	return mutSuite(2, build, mutPermutation, map[string]*Hint{
 		"inverse_permute":  hintPermuteInverse,
 		"permute_in_place": hintPermuteMutates,

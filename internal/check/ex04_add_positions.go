@@ -19,7 +19,8 @@ func init() {
 			"- Row r of emb sits at position start+r. Calling your `Sinusoidal(start, len(emb), d)` gives every " +
 				"PE row at once.",
 		},
-		Checks: func() *Exercise { return AddPositions(nil) },
+		Cases:  addPositionsCases(),
+		Checks: func(cases any) *Exercise { return AddPositions(nil, cases.(AddPositionsCases)) },
 	})
 }
 
@@ -89,27 +90,50 @@ func diagAddPositions(got, emb [][]float64, start int) *Hint {
 	return firstMatch(got, sameTable(1e-9), vs...)
 }
 
-// AddPositions returns exercise 4's checks of fn.
-func AddPositions(fn func(emb [][]float64, start int) [][]float64) *Exercise {
-	check := func(name string, emb [][]float64, start int) Case {
-		n, d := len(emb), len(emb[0])
-		return tableCheck{
-			name: name, call: fmt.Sprintf("AddPositions(emb %d×%d, start=%d)", n, d, start),
-			got:  func() [][]float64 { return fn(cloneTable(emb), start) },
-			want: refAddPositions(emb, start), tol: 1e-9,
-			row:      func(r int) string { return fmt.Sprintf("row %d (position %d)", r, start+r) },
-			col:      label("dimension"),
-			diag:     func(got [][]float64) *Hint { return diagAddPositions(got, emb, start) },
-			fallback: hintAddFallback,
-		}.check()
+// AddPositionsCase is one call: AddPositions(Emb, Start) must equal Want,
+// to within Tol.
+type AddPositionsCase struct {
+	Name  string
+	Emb   [][]float64
+	Start int
+	Want  [][]float64
+	Tol   float64
+}
+
+// AddPositionsCases is exercise 4's case table.
+type AddPositionsCases struct {
+	Add []AddPositionsCase `doc:"AddPositions(Emb, Start) must equal Want, to within Tol: row r is Emb[r]·√d + PE(Start+r), with d = len(Emb[0]). The first row is lesson 2's \"The cat sat\"; in the last, √6 is not a whole number."`
+}
+
+func addPositionsCases() AddPositionsCases {
+	row := func(name string, emb [][]float64, start int) AddPositionsCase {
+		return AddPositionsCase{Name: name, Emb: emb, Start: start, Want: refAddPositions(emb, start), Tol: 1e-9}
 	}
 	// The lesson's three tokens "The cat sat", d = 4.
 	words := [][]float64{{0.2, -0.5, 0.8, 0.1}, {-0.3, 0.4, 0.2, -0.6}, {0.7, 0.1, -0.4, 0.3}}
-	emb := randTable(5, 16, 21)
-	return newExercise(4, []Case{
-		check("the_cat_sat_d=4", words, 0),
-		check("d=16_from_position_7", emb, 7),
-		check("d=6_sqrt_is_not_whole", randTable(2, 6, 22), 3),
-		unchangedTable("emb_unchanged", "AddPositions(emb, 0)", emb, func(in [][]float64) { fn(in, 0) }, hintAddMutates),
-	})
+	return AddPositionsCases{Add: []AddPositionsCase{
+		row("the_cat_sat_d=4", words, 0),
+		row("d=16_from_position_7", randTable(5, 16, 21), 7),
+		row("d=6_sqrt_is_not_whole", randTable(2, 6, 22), 3),
+	}}
+}
+
+var addPositionsArgs = argHints{hintAddMutates, hintShares}
+
+// AddPositions returns exercise 4's checks of fn on cases.
+func AddPositions(fn func(emb [][]float64, start int) [][]float64, cases AddPositionsCases) *Exercise {
+	var checks []Check
+	for _, c := range cases.Add {
+		call := fmt.Sprintf("AddPositions(emb %d×%d, start=%d)", len(c.Emb), len(c.Emb[0]), c.Start)
+		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+			emb := cloneTable(c.Emb)
+			got := fn(emb, c.Start)
+			if f := compareTable(call, got, c.Want, c.Tol, func(r int) string { return fmt.Sprintf("row %d (position %d)", r, c.Start+r) },
+				label("dimension"), func(got [][]float64) *Hint { return diagAddPositions(got, c.Emb, c.Start) }, hintAddFallback); f != nil {
+				return f
+			}
+			return addPositionsArgs.check(call, got, arg{"emb", emb, c.Emb})
+		}})
+	}
+	return newExercise(4, checks)
 }

@@ -22,7 +22,8 @@ func init() {
 			"- Use k as it is, negative or not: no absolute value, no loop that counts up to k. Check yourself: " +
 				"T_k·PE(37) must equal PE(37+k).",
 		},
-		Checks: func() *Exercise { return ShiftMatrix(nil) },
+		Cases:  shiftMatrixCases(),
+		Checks: func(cases any) *Exercise { return ShiftMatrix(nil, cases.(ShiftMatrixCases)) },
 	})
 }
 
@@ -101,38 +102,68 @@ func matVec(m [][]float64, x []float64) []float64 {
 	return out
 }
 
-// ShiftMatrix returns exercise 5's checks of fn.
-func ShiftMatrix(fn func(d, k int) [][]float64) *Exercise {
-	check := func(name string, d, k int) Case {
-		return tableCheck{
-			name: name, call: fmt.Sprintf("ShiftMatrix(d=%d, k=%d)", d, k),
-			got:  func() [][]float64 { return fn(d, k) },
-			want: refShiftMatrix(d, k), tol: 1e-9,
-			row: label("row"), col: label("column"),
-			diag:     func(got [][]float64) *Hint { return diagShiftMatrix(got, d, k, fn) },
-			fallback: hintShiftFallback,
-		}.check()
+// ShiftCase is one matrix: ShiftMatrix(D, K) must equal Want, to 1e-9.
+type ShiftCase struct {
+	Name string
+	D, K int
+	Want [][]float64
+}
+
+// ShiftPECase checks what T_k is for: ShiftMatrix(D, K)·PE must equal Want,
+// where PE is the encoding of position Pos and Want that of Pos+K.
+type ShiftPECase struct {
+	Name      string
+	D, K, Pos int
+	PE, Want  []float64
+}
+
+// ShiftMatrixCases is exercise 5's case table.
+type ShiftMatrixCases struct {
+	Matrix []ShiftCase   `doc:"ShiftMatrix(D, K) must equal Want, to 1e-9: a 2×2 block [[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]] at rows and columns 2i, 2i+1, and 0 elsewhere. K is negative in two rows."`
+	Moves  []ShiftPECase `doc:"ShiftMatrix(D, K)·PE must equal Want, to 1e-9: T_k moves the encoding of position Pos to that of Pos+K."`
+}
+
+func shiftMatrixCases() ShiftMatrixCases {
+	row := func(d, k int) ShiftCase {
+		name := fmt.Sprintf("d=%d_k=%d", d, k)
+		if k == 0 {
+			name = "k=0_is_the_identity"
+		}
+		return ShiftCase{Name: name, D: d, K: k, Want: refShiftMatrix(d, k)}
 	}
-	const d, k, pos = 8, 5, 37
-	call := fmt.Sprintf("ShiftMatrix(d=%d, k=%d) · PE(%d)", d, k, pos)
-	return newExercise(5, []Case{
-		check("d=2_k=1", 2, 1),
-		check("d=8_k=3", 8, 3),
-		check("d=8_k=-4", 8, -4),
-		check("d=6_k=-1", 6, -1),
-		check("k=0_is_the_identity", 4, 0),
-		{Name: "moves_PE(37)_to_PE(42)", Call: call, Run: func() *Failure {
-			m := fn(d, k)
-			if msg := shapeMsg(fmt.Sprintf("ShiftMatrix(d=%d, k=%d)", d, k), m, d, d); msg != "" {
+	return ShiftMatrixCases{
+		Matrix: []ShiftCase{row(2, 1), row(8, 3), row(8, -4), row(6, -1), row(4, 0)},
+		Moves: []ShiftPECase{{Name: "moves_PE(37)_to_PE(42)", D: 8, K: 5, Pos: 37,
+			PE: refSinusoidal(37, 1, 8)[0], Want: refSinusoidal(42, 1, 8)[0]}},
+	}
+}
+
+// ShiftMatrix returns exercise 5's checks of fn on cases.
+func ShiftMatrix(fn func(d, k int) [][]float64, cases ShiftMatrixCases) *Exercise {
+	var checks []Check
+	for _, c := range cases.Matrix {
+		call := fmt.Sprintf("ShiftMatrix(d=%d, k=%d)", c.D, c.K)
+		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+			return compareTable(call, fn(c.D, c.K), c.Want, 1e-9, label("row"), label("column"),
+				func(got [][]float64) *Hint { return diagShiftMatrix(got, c.D, c.K, fn) }, hintShiftFallback)
+		}})
+	}
+	for _, c := range cases.Moves {
+		matrixCall := fmt.Sprintf("ShiftMatrix(d=%d, k=%d)", c.D, c.K)
+		call := fmt.Sprintf("%s · PE(%d)", matrixCall, c.Pos)
+		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+			m := fn(c.D, c.K)
+			if msg := shapeMsg(matrixCall, m, c.D, c.D); msg != "" {
 				return fail(hintShiftFallback, msg)
 			}
-			got, want := matVec(m, refSinusoidal(pos, 1, d)[0]), refSinusoidal(pos+k, 1, d)[0]
-			i := diffVec(got, want, 1e-9)
+			got := matVec(m, c.PE)
+			i := diffVec(got, c.Want, 1e-9)
 			if i < 0 {
 				return nil
 			}
-			hint := orElse(diagShiftMatrix(m, d, k, fn), hintShiftFallback)
-			return fail(hint, append([]string{call + " should be PE(42):"}, vecDiffLines(got, want, i, label("dimension"))...)...)
-		}},
-	})
+			hint := orElse(diagShiftMatrix(m, c.D, c.K, fn), hintShiftFallback)
+			return fail(hint, append([]string{fmt.Sprintf("%s should be PE(%d):", call, c.Pos+c.K)}, vecDiffLines(got, c.Want, i, label("dimension"))...)...)
+		}})
+	}
+	return newExercise(5, checks)
 }

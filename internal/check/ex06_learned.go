@@ -22,7 +22,8 @@ func init() {
 				"error (`fmt.Errorf`).",
 			"- Never clamp or wrap a position. Copy rows with `append([]float64(nil), table[p]...)`.",
 		},
-		Checks: func() *Exercise { return LearnedLookup(nil) },
+		Cases:  learnedCases(),
+		Checks: func(cases any) *Exercise { return LearnedLookup(nil, cases.(LearnedCases)) },
 	})
 }
 
@@ -90,77 +91,125 @@ func diagLearnedAccepted(got, table [][]float64, positions []int) *Hint {
 		variant[[][]float64]{hintLearnedWrap, rows(wrap)})
 }
 
-// LearnedLookup returns exercise 6's checks of fn.
-func LearnedLookup(fn func(table [][]float64, positions []int) ([][]float64, error)) *Exercise {
+// LookupCase is one lookup whose positions all have a row:
+// LearnedLookup(Table, Positions) must return Want and no error.
+type LookupCase struct {
+	Name      string
+	Table     [][]float64
+	Positions []int
+	Want      [][]float64
+}
+
+// RejectCase is one lookup with a position that has no row, Bad:
+// LearnedLookup(Table, Positions) must return a nil table and an error
+// that names Bad and max_len = len(Table).
+type RejectCase struct {
+	Name      string
+	Table     [][]float64
+	Positions []int
+	Bad       int
+}
+
+// LearnedCases is exercise 6's case table.
+type LearnedCases struct {
+	Lookup []LookupCase `doc:"LearnedLookup(Table, Positions) must return Want, row i a copy of Table[Positions[i]], and no error."`
+	Reject []RejectCase `doc:"LearnedLookup(Table, Positions) must return a nil table and an error naming the position Bad, which has no row, and max_len = len(Table)."`
+}
+
+func learnedCases() LearnedCases {
 	table := randTable(4, 3, 31)
-	call := func(ps []int) string { return fmt.Sprintf("LearnedLookup(table 4×3, positions=%v)", ps) }
-	lookup := func(name string, ps []int) Case {
-		want, _ := refLearnedLookup(table, ps)
-		return Case{Name: name, Call: call(ps), PanicHint: hintLearnedOffByOne, Run: func() *Failure {
-			got, err := fn(cloneTable(table), slices.Clone(ps))
-			if err != nil {
-				var hint *Hint
-				if slices.Contains(ps, len(table)-1) {
-					hint = hintLearnedOffByOne
-				}
-				return fail(orElse(hint, hintLearnedFallback),
-					fmt.Sprintf("%s returned the error %q; every position here has a row.", call(ps), err))
-			}
-			if msg := shapeMsg(call(ps), got, len(want), len(table[0])); msg != "" {
-				return fail(hintLearnedFallback, msg)
-			}
-			if r, c := diffTable(got, want, 0); r >= 0 {
-				return fail(hintLearnedFallback, append([]string{call(ps) + ":"},
-					tableDiffLines(got, want, r, c, func(r int) string { return fmt.Sprintf("row %d (position %d)", r, ps[r]) }, label("column"))...)...)
-			}
-			return nil
-		}}
-	}
-	reject := func(name string, ps []int, bad int) Case {
-		edge := hintLearnedOffByOne // a position past the end
-		if bad < 0 {
-			edge = hintLearnedNegative
+	lookup := func(name string, ps []int) LookupCase {
+		want, err := refLearnedLookup(table, ps)
+		if err != nil {
+			panic(err)
 		}
-		return Case{Name: name, Call: call(ps), PanicHint: edge, Run: func() *Failure {
-			got, err := fn(cloneTable(table), slices.Clone(ps))
-			if err == nil {
-				return fail(orElse(diagLearnedAccepted(got, table, ps), edge),
-					fmt.Sprintf("%s returned no error; want one, because position %d has no row (max_len = %d).", call(ps), bad, len(table)))
-			}
-			if _, wantErr := refLearnedLookup(table, ps); wantErr == nil {
-				panic("check: the reference accepts " + fmt.Sprint(ps))
-			}
-			msg := err.Error()
-			if !strings.Contains(msg, strconv.Itoa(bad)) || !strings.Contains(msg, strconv.Itoa(len(table))) {
-				return fail(hintLearnedErrorText, fmt.Sprintf("%s returned the error %q, which does not name position %d and max_len %d.",
-					call(ps), msg, bad, len(table)))
-			}
-			if got != nil {
-				return fail(hintLearnedNilOnError, fmt.Sprintf("%s returned an error and a table of %d rows; want a nil table with the error.",
-					call(ps), len(got)))
-			}
-			return nil
-		}}
+		return LookupCase{Name: name, Table: table, Positions: ps, Want: want}
 	}
-	return newExercise(6, []Case{
-		lookup("rows_in_any_order", []int{0, 2, 1, 2}),
-		lookup("the_last_row_is_position_max_len-1", []int{3}),
-		lookup("no_positions_no_rows", []int{}),
-		reject("position_max_len_has_no_row", []int{1, 4}, 4),
-		reject("far_past_the_table", []int{9}, 9),
-		reject("negative_positions_have_no_row", []int{0, -1}, -1),
-		reject("a_bad_position_after_good_ones", []int{0, 1, 2, 6}, 6),
-		{Name: "result_rows_are_copies", Call: call([]int{1}), Run: func() *Failure {
-			in := cloneTable(table)
-			got, err := fn(in, []int{1})
-			if err != nil || len(got) != 1 || len(got[0]) == 0 {
-				return fail(hintLearnedFallback, call([]int{1})+" did not return one row.")
+	reject := func(name string, ps []int, bad int) RejectCase {
+		if _, err := refLearnedLookup(table, ps); err == nil {
+			panic("check: the reference accepts " + fmt.Sprint(ps))
+		}
+		return RejectCase{Name: name, Table: table, Positions: ps, Bad: bad}
+	}
+	return LearnedCases{
+		Lookup: []LookupCase{
+			lookup("rows_in_any_order", []int{0, 2, 1, 2}),
+			lookup("the_last_row_is_position_max_len-1", []int{3}),
+			lookup("no_positions_no_rows", []int{}),
+		},
+		Reject: []RejectCase{
+			reject("position_max_len_has_no_row", []int{1, 4}, 4),
+			reject("far_past_the_table", []int{9}, 9),
+			reject("negative_positions_have_no_row", []int{0, -1}, -1),
+			reject("a_bad_position_after_good_ones", []int{0, 1, 2, 6}, 6),
+		},
+	}
+}
+
+var learnedArgs = argHints{hintMutates, hintLearnedAliases}
+
+func learnedCall(table [][]float64, ps []int) string {
+	return fmt.Sprintf("LearnedLookup(table %d×%d, positions=%v)", len(table), len(table[0]), ps)
+}
+
+// lookupCheck is a check of a lookup that must succeed.
+func lookupCheck(fn func(table [][]float64, positions []int) ([][]float64, error), c LookupCase) Check {
+	call := learnedCall(c.Table, c.Positions)
+	return Check{Name: c.Name, Call: call, PanicHint: hintLearnedOffByOne, Run: func() *Failure {
+		table, ps := cloneTable(c.Table), slices.Clone(c.Positions)
+		got, err := fn(table, ps)
+		if err != nil {
+			var hint *Hint
+			if slices.Contains(c.Positions, len(c.Table)-1) {
+				hint = hintLearnedOffByOne
 			}
-			got[0][0] += 100
-			if in[1][0] != table[1][0] {
-				return fail(hintLearnedAliases, "after out, _ := "+call([]int{1})+", setting out[0][0] changed table[1][0].")
-			}
-			return nil
-		}},
-	})
+			return fail(orElse(hint, hintLearnedFallback),
+				fmt.Sprintf("%s returned the error %q; every position here has a row.", call, err))
+		}
+		if f := compareTable(call, got, c.Want, 0, func(r int) string { return fmt.Sprintf("row %d (position %d)", r, c.Positions[r]) },
+			label("column"), nil, hintLearnedFallback); f != nil {
+			return f
+		}
+		return learnedArgs.check(call, got, arg{"table", table, c.Table}, arg{"positions", ps, c.Positions})
+	}}
+}
+
+// rejectCheck is a check of a lookup that must fail.
+func rejectCheck(fn func(table [][]float64, positions []int) ([][]float64, error), c RejectCase) Check {
+	call := learnedCall(c.Table, c.Positions)
+	edge := hintLearnedOffByOne // a position past the end
+	if c.Bad < 0 {
+		edge = hintLearnedNegative
+	}
+	maxLen := len(c.Table)
+	return Check{Name: c.Name, Call: call, PanicHint: edge, Run: func() *Failure {
+		table, ps := cloneTable(c.Table), slices.Clone(c.Positions)
+		got, err := fn(table, ps)
+		if err == nil {
+			return fail(orElse(diagLearnedAccepted(got, c.Table, c.Positions), edge),
+				fmt.Sprintf("%s returned no error; want one, because position %d has no row (max_len = %d).", call, c.Bad, maxLen))
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, strconv.Itoa(c.Bad)) || !strings.Contains(msg, strconv.Itoa(maxLen)) {
+			return fail(hintLearnedErrorText, fmt.Sprintf("%s returned the error %q, which does not name position %d and max_len %d.",
+				call, msg, c.Bad, maxLen))
+		}
+		if got != nil {
+			return fail(hintLearnedNilOnError, fmt.Sprintf("%s returned an error and a table of %d rows; want a nil table with the error.",
+				call, len(got)))
+		}
+		return learnedArgs.check(call, got, arg{"table", table, c.Table}, arg{"positions", ps, c.Positions})
+	}}
+}
+
+// LearnedLookup returns exercise 6's checks of fn on cases.
+func LearnedLookup(fn func(table [][]float64, positions []int) ([][]float64, error), cases LearnedCases) *Exercise {
+	var checks []Check
+	for _, c := range cases.Lookup {
+		checks = append(checks, lookupCheck(fn, c))
+	}
+	for _, c := range cases.Reject {
+		checks = append(checks, rejectCheck(fn, c))
+	}
+	return newExercise(6, checks)
 }

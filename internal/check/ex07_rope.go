@@ -21,7 +21,8 @@ func init() {
 			"- A rotation the wrong way still gives scores that depend on m−n only; only the comparison with the " +
 				"reference catches it.",
 		},
-		Checks: func() *Exercise { return RoPEInterleaved(nil) },
+		Cases:  ropeCases(posenc.Interleaved),
+		Checks: func(cases any) *Exercise { return RoPEInterleaved(nil, cases.(RoPECases)) },
 	})
 }
 
@@ -48,8 +49,9 @@ var (
 		"your values are right at small positions and drift at large ones: the angles pos·θ_i are computed in float32, "+
 			"which holds about 7 digits. Compute them in float64")
 	hintRoPEMutates = newHint("rope/mutates input", Section{},
-		"your function rotated x in place: return a new slice and leave x unchanged (the same key is rotated to "+
-			"different positions by different callers)")
+		"your function rotated x in place, or returned x itself (at position 0, where nothing turns?): return a "+
+			"new slice on every path and leave x unchanged (the same key is rotated to different positions by "+
+			"different callers)")
 	hintRoPERelative = generic("rope/relative fallback", secRelative,
 		"rotate every pair by pos·θ_i, so that rotating q by m and k by n turns their dot product by (m−n)·θ_i only")
 	hintRoPEFallback = generic("rope/fallback", secRotating,
@@ -99,6 +101,7 @@ type ropeLayout struct {
 	other     posenc.Layout
 	otherHint *Hint
 	fallback  *Hint
+	args      argHints
 }
 
 // diag names the idea behind a wrong rotation.
@@ -140,51 +143,108 @@ func (l ropeLayout) diag(got, x []float64, pos int, base float64) *Hint {
 	return nil
 }
 
-// cases are the checks shared by exercises 7 and 8.
-func (l ropeLayout) cases(fn func(x []float64, pos int, base float64) []float64) []Case {
-	check := func(name string, x []float64, pos int, base float64, tol float64) Case {
-		call := fmt.Sprintf("%s(x of length %d, pos=%d, base=%g)", l.fnName, len(x), pos, base)
-		if len(x) <= 4 {
-			call = fmt.Sprintf("%s(x=%s, pos=%d, base=%g)", l.fnName, fmtVec(x, 0), pos, base)
+// RotateCase is one rotation: the learner's function of x, pos and base
+// must return Want, to within Tol.
+type RotateCase struct {
+	Name string
+	X    []float64
+	Pos  int
+	Base float64
+	Want []float64
+	Tol  float64
+}
+
+// OffsetCase is RoPE's defining property on one query and one key: the
+// score of q at M and k at N equals the score of q at M−N and k at 0.
+type OffsetCase struct {
+	Name string
+	Q, K []float64
+	M, N int
+	Base float64
+}
+
+// RoPECases is the case table of exercises 7 and 8's rotation.
+type RoPECases struct {
+	Rotate []RotateCase `doc:"Rotate(X, Pos, Base) (RotateInterleaved in exercise 7, RotateHalves in exercise 8) must equal Want, to within Tol: the rotation of the RoFormer paper, as pkg/posenc computes it. The first row you can check by hand; the others have heads of 6 to 64 dimensions, another base, and positions near 1,000,000, where float32 angles drift."`
+	Offset []OffsetCase `doc:"With the same Rotate, ⟨Rotate(Q, M), Rotate(K, N)⟩ must equal ⟨Rotate(Q, M−N), Rotate(K, 0)⟩: the score depends on the offset M−N only."`
+}
+
+// ropeCases returns the rotation rows in layout l.
+func ropeCases(layout posenc.Layout) RoPECases {
+	row := func(name string, x []float64, pos int, base, tol float64) RotateCase {
+		return RotateCase{Name: name, X: x, Pos: pos, Base: base, Want: refRoPE(x, pos, base, layout), Tol: tol}
+	}
+	x8 := randVec(8, 41)
+	return RoPECases{
+		Rotate: []RotateCase{
+			row("d=4_position_1", []float64{1, 0, 0.5, -2}, 1, 10000, 1e-9),
+			row("position_0_changes_nothing", x8, 0, 10000, 1e-12),
+			row("d=8_position_3", x8, 3, 10000, 1e-9),
+			row("d=6_position_2", randVec(6, 46), 2, 10000, 1e-9),
+			row("llama3_base_500000", randVec(16, 42), 100, 500000, 1e-9),
+			row("positions_near_1e6", randVec(64, 43), 1_000_003, 10000, 1e-7),
+		},
+		Offset: []OffsetCase{
+			{Name: "scores_depend_on_the_offset_only", Q: randVec(8, 44), K: randVec(8, 45), M: 7, N: 3, Base: 10000},
+		},
+	}
+}
+
+// rotateCall is how a message shows a call of the rotation.
+func (l ropeLayout) rotateCall(x []float64, pos int, base float64) string {
+	if len(x) <= 4 {
+		return fmt.Sprintf("%s(x=%s, pos=%d, base=%g)", l.fnName, fmtVec(x, 0), pos, base)
+	}
+	return fmt.Sprintf("%s(x of length %d, pos=%d, base=%g)", l.fnName, len(x), pos, base)
+}
+
+// rotateCheck is a check of one rotation row.
+func (l ropeLayout) rotateCheck(fn func(x []float64, pos int, base float64) []float64, c RotateCase) Check {
+	call := l.rotateCall(c.X, c.Pos, c.Base)
+	return Check{Name: c.Name, Call: call, Run: func() *Failure {
+		x := cloneVec(c.X)
+		got := fn(x, c.Pos, c.Base)
+		if f := compareVec(call, got, c.Want, c.Tol, label("dimension"), func(got []float64) *Hint { return l.diag(got, c.X, c.Pos, c.Base) }, l.fallback); f != nil {
+			return f
 		}
-		return vecCheck{
-			name: name, call: call,
-			got:  func() []float64 { return fn(cloneVec(x), pos, base) },
-			want: refRoPE(x, pos, base, l.layout), tol: tol, label: label("dimension"),
-			diag:     func(got []float64) *Hint { return l.diag(got, x, pos, base) },
-			fallback: l.fallback,
-		}.check()
+		return l.args.check(call, got, arg{"x", x, c.X})
+	}}
+}
+
+// offsetCheck is a check of RoPE's relative property.
+func (l ropeLayout) offsetCheck(fn func(x []float64, pos int, base float64) []float64, c OffsetCase) Check {
+	f := l.fnName
+	return Check{Name: c.Name, Call: fmt.Sprintf("%s(q, %d, %g)", f, c.M, c.Base), Run: func() *Failure {
+		a := dot(fn(cloneVec(c.Q), c.M, c.Base), fn(cloneVec(c.K), c.N, c.Base))
+		b := dot(fn(cloneVec(c.Q), c.M-c.N, c.Base), fn(cloneVec(c.K), 0, c.Base))
+		if closeTo(a, b, 1e-9) {
+			return nil
+		}
+		return fail(hintRoPERelative,
+			fmt.Sprintf("⟨%s(q, %d), %s(k, %d)⟩ = %s but ⟨%s(q, %d), %s(k, 0)⟩ = %s: both have offset %d, so they should be equal.",
+				f, c.M, f, c.N, fmtNum(a), f, c.M-c.N, f, fmtNum(b), c.M-c.N))
+	}}
+}
+
+// checks returns the checks of a rotation table.
+func (l ropeLayout) checks(fn func(x []float64, pos int, base float64) []float64, cases RoPECases) []Check {
+	var out []Check
+	for _, c := range cases.Rotate {
+		out = append(out, l.rotateCheck(fn, c))
 	}
-	x8, x16, x64 := randVec(8, 41), randVec(16, 42), randVec(64, 43)
-	q, k := randVec(8, 44), randVec(8, 45)
-	return []Case{
-		check("d=4_position_1", []float64{1, 0, 0.5, -2}, 1, 10000, 1e-9),
-		check("position_0_changes_nothing", x8, 0, 10000, 1e-12),
-		check("d=8_position_3", x8, 3, 10000, 1e-9),
-		check("d=6_position_2", randVec(6, 46), 2, 10000, 1e-9),
-		check("llama3_base_500000", x16, 100, 500000, 1e-9),
-		check("positions_near_1e6", x64, 1_000_003, 10000, 1e-7),
-		unchangedVec("x_unchanged", l.fnName+"(x, 5, 10000)", x8, func(in []float64) { fn(in, 5, 10000) }, hintRoPEMutates),
-		{Name: "scores_depend_on_the_offset_only", Call: l.fnName + "(q, 7, 10000)", Run: func() *Failure {
-			// ⟨R(7)q, R(3)k⟩ must equal ⟨R(4)q, R(0)k⟩ = ⟨R(4)q, k⟩.
-			a := dot(fn(cloneVec(q), 7, 10000), fn(cloneVec(k), 3, 10000))
-			b := dot(fn(cloneVec(q), 4, 10000), k)
-			if closeTo(a, b, 1e-9) {
-				return nil
-			}
-			return fail(hintRoPERelative,
-				fmt.Sprintf("⟨%s(q, 7), %s(k, 3)⟩ = %s but ⟨%s(q, 4), k⟩ = %s: both have offset 4, so they should be equal.",
-					l.fnName, l.fnName, fmtNum(a), l.fnName, fmtNum(b)))
-		}},
+	for _, c := range cases.Offset {
+		out = append(out, l.offsetCheck(fn, c))
 	}
+	return out
 }
 
 var interleavedRoPE = ropeLayout{
 	fnName: "RotateInterleaved", layout: posenc.Interleaved, other: posenc.Halves,
 	otherHint: hintRoPEHalvesForInterleaved, fallback: hintRoPEFallback,
+	args: argHints{hintRoPEMutates, hintRoPEMutates},
 }
 
-// RoPEInterleaved returns exercise 7's checks of fn.
-func RoPEInterleaved(fn func(x []float64, pos int, base float64) []float64) *Exercise {
-	return newExercise(7, interleavedRoPE.cases(fn))
+// RoPEInterleaved returns exercise 7's checks of fn on cases.
+func RoPEInterleaved(fn func(x []float64, pos int, base float64) []float64, cases RoPECases) *Exercise {
+	return newExercise(7, interleavedRoPE.checks(fn, cases))
 }

@@ -15,7 +15,7 @@ func mutRoPEHalvesSuite() suite {
 	bugs := ropeBugHints(hintRoPEInterleavedForHalves)
 	bugs["inverse_converter"] = hintConvertInverse
 	bugs["converter_in_place"] = hintConvertMutates
-	return mutSuite(8, func(f mutHalvesFuncs) *Exercise { return RoPEHalves(f.rotate, f.convert) }, func(bug string) mutHalvesFuncs {
+	return mutSuite(8, func(f mutHalvesFuncs, c RoPEHalvesCases) *Exercise { return RoPEHalves(f.rotate, f.convert, c) }, func(bug string) mutHalvesFuncs {
 		convert := func(v []float64) []float64 {
 			h := len(v) / 2
 			out := make([]float64, len(v))

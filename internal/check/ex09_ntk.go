@@ -24,7 +24,8 @@ func init() {
 			"- Dynamic NTK uses the factor s·L/L₀ − (s−1) with L = max(seqLen, originalLen), in float64: it is 1 " +
 				"up to originalLen, and for seqLen 5000 over 2048 the ratio is 2.44…, not 2.",
 		},
-		Checks: func() *Exercise { return NTK(nil, nil, nil) },
+		Cases:  ntkCases(),
+		Checks: func(cases any) *Exercise { return NTK(nil, nil, nil, cases.(NTKCases)) },
 	})
 }
 
@@ -87,89 +88,151 @@ func constFreq(d int, w float64) []float64 {
 	return f
 }
 
-// NTK returns exercise 9's checks of linear, ntk and dynamic.
-func NTK(linear, ntk func(d int, base, factor float64) []float64,
-	dynamic func(d int, base, factor float64, originalLen, seqLen int) []float64) *Exercise {
+// FreqCase is one call of a scaled-frequency function: F(D, Base, Factor)
+// must equal Want, to 1e-9.
+type FreqCase struct {
+	Name         string
+	D            int
+	Base, Factor float64
+	Want         []float64
+}
+
+// NTKEndsCase checks NTK-aware scaling at its two ends: NTKInvFreq(D, Base,
+// Factor) must keep the first frequency at First = 1 and divide the last by
+// exactly Factor, to Last.
+type NTKEndsCase struct {
+	Name         string
+	D            int
+	Base, Factor float64
+	First, Last  float64
+}
+
+// DynamicCase is one call: DynamicNTKInvFreq(D, Base, Factor, OriginalLen,
+// SeqLen) must equal Want, to 1e-9.
+type DynamicCase struct {
+	Name                string
+	D                   int
+	Base, Factor        float64
+	OriginalLen, SeqLen int
+	Want                []float64
+}
+
+// NTKCases is exercise 9's case table.
+type NTKCases struct {
+	Linear  []FreqCase    `doc:"LinearInvFreq(D, Base, Factor) must equal Want, to 1e-9: θ_i = Base^(−2i/D) divided by Factor."`
+	NTK     []FreqCase    `doc:"NTKInvFreq(D, Base, Factor) must equal Want, to 1e-9: θ_i with the base Base·Factor^(D/(D−2))."`
+	NTKEnds []NTKEndsCase `doc:"NTKInvFreq(D, Base, Factor) must start at First (the fastest pair is kept) and end at Last (the slowest is divided by exactly Factor)."`
+	Dynamic []DynamicCase `doc:"DynamicNTKInvFreq(D, Base, Factor, OriginalLen, SeqLen) must equal Want, to 1e-9: NTK with the factor Factor·L/OriginalLen − (Factor−1), L = max(SeqLen, OriginalLen)."`
+}
+
+func ntkCases() NTKCases {
+	lin := func(d int, base, s float64) FreqCase {
+		return FreqCase{fmt.Sprintf("linear_d=%d_factor=%g", d, s), d, base, s, refScaledFreq(d, base, posenc.LinearScaling(s))}
+	}
+	ntk := func(d int, base, s float64) FreqCase {
+		return FreqCase{fmt.Sprintf("ntk_d=%d_factor=%g", d, s), d, base, s, refScaledFreq(d, base, posenc.NTKScaling(s))}
+	}
+	dyn := func(d int, base, s float64, l0, seq int) DynamicCase {
+		return DynamicCase{fmt.Sprintf("dynamic_d=%d_seq=%d", d, seq), d, base, s, l0, seq,
+			refScaledFreq(d, base, posenc.DynamicNTKScaling(s, l0, seq))}
+	}
+	return NTKCases{
+		Linear:  []FreqCase{lin(16, 10000, 4), lin(10, 500000, 2.5)},
+		NTK:     []FreqCase{ntk(16, 10000, 4), ntk(128, 500000, 8), ntk(6, 10000, 3)},
+		NTKEnds: []NTKEndsCase{{"ntk_keeps_the_highest_divides_the_lowest", 64, 10000, 4, 1, freqWithBase(64, 10000, 1)[31] / 4}},
+		Dynamic: []DynamicCase{
+			dyn(64, 10000, 2, 2048, 8192), dyn(64, 10000, 2, 2048, 5000), dyn(64, 10000, 2, 2048, 1000), dyn(32, 10000, 4, 4096, 4096),
+		},
+	}
+}
+
+// diagLinear names the idea behind a wrong linear interpolation.
+func diagLinear(got []float64, c FreqCase) *Hint {
 	type v = variant[[]float64]
-	vecCase := func(name, call string, got func() []float64, want []float64, diag func([]float64) *Hint) Case {
-		return vecCheck{name: name, call: call, got: got, want: want, tol: 1e-9,
-			label: label("pair"), diag: diag, fallback: hintNTKFallback}.check()
+	return firstMatch(got, sameVec(1e-9),
+		v{hintLinearMultiplied, freqWithBase(c.D, c.Base, 1/c.Factor)},
+		v{hintScaledIntDiv, constFreq(c.D, 1/c.Factor)},
+		v{hintScaledIntDiv, constFreq(c.D, c.Factor)})
+}
+
+// diagNTK names the idea behind a wrong NTK-aware scaling.
+func diagNTK(got []float64, d int, base, s float64) *Hint {
+	type v = variant[[]float64]
+	e := float64(d) / float64(d-2)
+	return firstMatch(got, sameVec(1e-9),
+		v{hintScaledIntDiv, constFreq(d, 1)},
+		v{hintNTKExponent, freqWithBase(d, base*s, 1)},
+		v{hintNTKInverseExponent, freqWithBase(d, base*math.Pow(s, 1/e), 1)},
+		v{hintNTKIsLinear, freqWithBase(d, base, s)})
+}
+
+// dynamicVariants are the known wrong answers of dynamic NTK at seq.
+func dynamicVariants(c DynamicCase, seq int) []variant[[]float64] {
+	d, base, s, l0 := c.D, c.Base, c.Factor, c.OriginalLen
+	e := float64(d) / float64(d-2)
+	grown := func(r float64) float64 { return s*math.Max(r, 1) - (s - 1) }
+	ratio := float64(seq) / float64(l0)
+	type v = variant[[]float64]
+	return []v{
+		{hintScaledIntDiv, constFreq(d, 1)},
+		{hintDynamicMax, freqWithBase(d, base*math.Pow(s*ratio-(s-1), e), 1)},
+		{hintDynamicIntDiv, freqWithBase(d, base*math.Pow(grown(float64(max(seq, l0)/l0)), e), 1)},
+		{hintDynamicStatic, freqWithBase(d, base*math.Pow(s, e), 1)},
+		{hintDynamicOffset, freqWithBase(d, base*math.Pow(s*math.Max(ratio, 1), e), 1)},
+		{hintNTKExponent, freqWithBase(d, base*grown(ratio), 1)},
 	}
-	linCase := func(d int, base, s float64) Case {
-		return vecCase(fmt.Sprintf("linear_d=%d_factor=%g", d, s), fmt.Sprintf("LinearInvFreq(d=%d, base=%g, factor=%g)", d, base, s),
-			func() []float64 { return linear(d, base, s) }, refScaledFreq(d, base, posenc.LinearScaling(s)),
-			func(got []float64) *Hint {
-				return firstMatch(got, sameVec(1e-9),
-					v{hintLinearMultiplied, freqWithBase(d, base, 1/s)},
-					v{hintScaledIntDiv, constFreq(d, 1/s)},
-					v{hintScaledIntDiv, constFreq(d, s)})
-			})
+}
+
+// diagDynamic names the idea behind a wrong dynamic NTK. Up to originalLen
+// the static factor and the one without −(s−1) coincide: the learner's
+// answer at twice originalLen tells them apart.
+func diagDynamic(got []float64, c DynamicCase, dynamic func(d int, base, factor float64, originalLen, seqLen int) []float64) *Hint {
+	if c.SeqLen < c.OriginalLen && slices.ContainsFunc(got, math.IsNaN) {
+		// s·L/L₀ − (s−1) < 0 without the max, and a negative base gives NaN.
+		return hintDynamicMax
 	}
-	ntkCase := func(d int, base, s float64) Case {
-		return vecCase(fmt.Sprintf("ntk_d=%d_factor=%g", d, s), fmt.Sprintf("NTKInvFreq(d=%d, base=%g, factor=%g)", d, base, s),
-			func() []float64 { return ntk(d, base, s) }, refScaledFreq(d, base, posenc.NTKScaling(s)),
-			func(got []float64) *Hint {
-				e := float64(d) / float64(d-2)
-				return firstMatch(got, sameVec(1e-9),
-					v{hintScaledIntDiv, constFreq(d, 1)},
-					v{hintNTKExponent, freqWithBase(d, base*s, 1)},
-					v{hintNTKInverseExponent, freqWithBase(d, base*math.Pow(s, 1/e), 1)},
-					v{hintNTKIsLinear, freqWithBase(d, base, s)})
-			})
+	return narrow(matchAll(got, sameVec(1e-9), dynamicVariants(c, c.SeqLen)...), func() []*Hint {
+		return matchAll(dynamic(c.D, c.Base, c.Factor, c.OriginalLen, 2*c.OriginalLen), sameVec(1e-9), dynamicVariants(c, 2*c.OriginalLen)...)
+	})
+}
+
+// NTK returns exercise 9's checks of linear, ntk and dynamic on cases.
+func NTK(linear, ntk func(d int, base, factor float64) []float64,
+	dynamic func(d int, base, factor float64, originalLen, seqLen int) []float64, cases NTKCases) *Exercise {
+	var checks []Check
+	freqCheck := func(name, call string, got func() []float64, want []float64, diag func([]float64) *Hint) {
+		checks = append(checks, Check{Name: name, Call: call, Run: func() *Failure {
+			return compareVec(call, got(), want, 1e-9, label("pair"), diag, hintNTKFallback)
+		}})
 	}
-	dynCase := func(d int, base, s float64, l0, seq int) Case {
-		return vecCase(fmt.Sprintf("dynamic_d=%d_seq=%d", d, seq),
-			fmt.Sprintf("DynamicNTKInvFreq(d=%d, base=%g, factor=%g, originalLen=%d, seqLen=%d)", d, base, s, l0, seq),
-			func() []float64 { return dynamic(d, base, s, l0, seq) },
-			refScaledFreq(d, base, posenc.DynamicNTKScaling(s, l0, seq)),
-			func(got []float64) *Hint {
-				e := float64(d) / float64(d-2)
-				grown := func(r float64) float64 { return s*math.Max(r, 1) - (s - 1) }
-				if seq < l0 && slices.ContainsFunc(got, math.IsNaN) {
-					// s·L/L₀ − (s−1) < 0 without the max, and a negative base gives NaN.
-					return hintDynamicMax
-				}
-				variants := func(seq int) []v {
-					ratio := float64(seq) / float64(l0)
-					return []v{
-						{hintScaledIntDiv, constFreq(d, 1)},
-						{hintDynamicMax, freqWithBase(d, base*math.Pow(s*ratio-(s-1), e), 1)},
-						{hintDynamicIntDiv, freqWithBase(d, base*math.Pow(grown(float64(max(seq, l0)/l0)), e), 1)},
-						{hintDynamicStatic, freqWithBase(d, base*math.Pow(s, e), 1)},
-						{hintDynamicOffset, freqWithBase(d, base*math.Pow(s*math.Max(ratio, 1), e), 1)},
-						{hintNTKExponent, freqWithBase(d, base*grown(ratio), 1)},
-					}
-				}
-				// Up to originalLen the static factor and the one without −(s−1)
-				// coincide: twice originalLen tells them apart.
-				return narrow(matchAll(got, sameVec(1e-9), variants(seq)...), func() []*Hint {
-					return matchAll(dynamic(d, base, s, l0, 2*l0), sameVec(1e-9), variants(2*l0)...)
-				})
-			})
+	for _, c := range cases.Linear {
+		freqCheck(c.Name, fmt.Sprintf("LinearInvFreq(d=%d, base=%g, factor=%g)", c.D, c.Base, c.Factor),
+			func() []float64 { return linear(c.D, c.Base, c.Factor) }, c.Want, func(got []float64) *Hint { return diagLinear(got, c) })
 	}
-	return newExercise(9, []Case{
-		linCase(16, 10000, 4),
-		linCase(10, 500000, 2.5),
-		ntkCase(16, 10000, 4),
-		ntkCase(128, 500000, 8),
-		ntkCase(6, 10000, 3),
-		{Name: "ntk_keeps_the_highest_divides_the_lowest", Call: "NTKInvFreq(d=64, base=10000, factor=4)", Run: func() *Failure {
-			got, plain := ntk(64, 10000, 4), freqWithBase(64, 10000, 1)
-			if msg := lenMsg("NTKInvFreq(d=64, base=10000, factor=4)", got, 32); msg != "" {
+	for _, c := range cases.NTK {
+		freqCheck(c.Name, fmt.Sprintf("NTKInvFreq(d=%d, base=%g, factor=%g)", c.D, c.Base, c.Factor),
+			func() []float64 { return ntk(c.D, c.Base, c.Factor) }, c.Want, func(got []float64) *Hint { return diagNTK(got, c.D, c.Base, c.Factor) })
+	}
+	for _, c := range cases.NTKEnds {
+		call := fmt.Sprintf("NTKInvFreq(d=%d, base=%g, factor=%g)", c.D, c.Base, c.Factor)
+		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+			got := ntk(c.D, c.Base, c.Factor)
+			if msg := lenMsg(call, got, c.D/2); msg != "" {
 				return fail(hintNTKFallback, msg)
 			}
-			if closeTo(got[0], 1, 1e-12) && closeTo(got[31], plain[31]/4, 1e-9) {
+			last := len(got) - 1
+			if closeTo(got[0], c.First, 1e-12) && closeTo(got[last], c.Last, 1e-9) {
 				return nil
 			}
-			hint := firstMatch(got, sameVec(1e-9), v{hintScaledIntDiv, constFreq(64, 1)}, v{hintNTKExponent, freqWithBase(64, 40000, 1)},
-				v{hintNTKIsLinear, freqWithBase(64, 10000, 4)})
-			return fail(orElse(hint, hintNTKFallback),
-				fmt.Sprintf("NTKInvFreq(d=64, base=10000, factor=4): θ_0 = %s (want 1: the fastest pair is kept) and "+
-					"θ_31 = %s (want %s: the slowest pair is interpolated by exactly 4).", fmtNum(got[0]), fmtNum(got[31]), fmtNum(plain[31]/4)))
-		}},
-		dynCase(64, 10000, 2, 2048, 8192),
-		dynCase(64, 10000, 2, 2048, 5000),
-		dynCase(64, 10000, 2, 2048, 1000),
-		dynCase(32, 10000, 4, 4096, 4096),
-	})
+			return fail(orElse(diagNTK(got, c.D, c.Base, c.Factor), hintNTKFallback),
+				fmt.Sprintf("%s: θ_0 = %s (want %s: the fastest pair is kept) and θ_%d = %s (want %s: the slowest pair is "+
+					"interpolated by exactly %g).", call, fmtNum(got[0]), fmtNum(c.First), last, fmtNum(got[last]), fmtNum(c.Last), c.Factor))
+		}})
+	}
+	for _, c := range cases.Dynamic {
+		freqCheck(c.Name, fmt.Sprintf("DynamicNTKInvFreq(d=%d, base=%g, factor=%g, originalLen=%d, seqLen=%d)", c.D, c.Base, c.Factor, c.OriginalLen, c.SeqLen),
+			func() []float64 { return dynamic(c.D, c.Base, c.Factor, c.OriginalLen, c.SeqLen) }, c.Want,
+			func(got []float64) *Hint { return diagDynamic(got, c, dynamic) })
+	}
+	return newExercise(9, checks)
 }

@@ -28,7 +28,7 @@ type mutNTKFuncs struct {
 }
 
 func mutNTKSuite() suite {
-	build := func(f mutNTKFuncs) *Exercise { return NTK(f.linear, f.ntk, f.dynamic) }
+	build := func(f mutNTKFuncs, c NTKCases) *Exercise { return NTK(f.linear, f.ntk, f.dynamic, c) }
 	return mutSuite(9, build, mutNTK, map[string]*Hint{
 		"linear_multiplies":        hintLinearMultiplied,
 		"integer_division":         hintScaledIntDiv,

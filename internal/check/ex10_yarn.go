@@ -27,7 +27,8 @@ func init() {
 				"base (20), the 0.001 for originalLen 4, where both ends clamp to 0. The range uses originalLen, not " +
 				"originalLen·s.",
 		},
-		Checks: func() *Exercise { return YaRN(nil, nil) },
+		Cases:  yarnCases(),
+		Checks: func(cases any) *Exercise { return YaRN(nil, nil, cases.(YaRNCases)) },
 	})
 }
 
@@ -172,63 +173,96 @@ func yarnBounds(d int, base, s float64, l0 int) (lowClamp, highClamp, guard bool
 		differs(yarnOpts{noGuard: true})
 }
 
-// YaRN returns exercise 10's checks of freq and attn.
-func YaRN(freq func(d int, base, factor float64, originalLen int) []float64, attn func(factor float64) float64) *Exercise {
-	check := func(name string, d int, base, s float64, l0 int) Case {
+// ScaledFreqCase is one call of a scaling that depends on the trained
+// length: F(D, Base, Factor, OriginalLen) must equal Want, to 1e-9.
+type ScaledFreqCase struct {
+	Name         string
+	D            int
+	Base, Factor float64
+	OriginalLen  int
+	Want         []float64
+}
+
+// FactorCase is one call: YaRNAttentionFactor(Factor) must equal Want, to
+// 1e-12.
+type FactorCase struct {
+	Name         string
+	Factor, Want float64
+}
+
+// YaRNCases is exercise 10's case table.
+type YaRNCases struct {
+	Freq            []ScaledFreqCase `doc:"YaRNInvFreq(D, Base, Factor, OriginalLen) must equal Want, to 1e-9: Hugging Face's _compute_yarn_parameters, as pkg/posenc computes it. Rows 4 to 6 each need one of its safeguards: low clamped at 0, high clamped at D−1, and 0.001 added when low == high."`
+	AttentionFactor []FactorCase     `doc:"YaRNAttentionFactor(Factor) must equal Want, to 1e-12: 0.1·ln(Factor) + 1 for a factor above 1, else 1."`
+}
+
+func yarnCases() YaRNCases {
+	row := func(name string, d int, base, s float64, l0 int) ScaledFreqCase {
 		want := refScaledFreq(d, base, posenc.YaRNScaling(s, l0))
 		if !sameVec(1e-12)(want, refYaRN(d, base, s, l0, yarnOpts{})) {
 			panic(fmt.Sprintf("check: YaRN reference and posenc disagree for %s", name))
 		}
-		return vecCheck{
-			name: name,
-			call: fmt.Sprintf("YaRNInvFreq(d=%d, base=%g, factor=%g, originalLen=%d)", d, base, s, l0),
-			got:  func() []float64 { return freq(d, base, s, l0) },
-			want: want, tol: 1e-9, label: label("pair"),
-			diag:     func(got []float64) *Hint { return diagYaRN(got, d, base, s, l0, freq) },
-			fallback: hintYaRNFallback,
-		}.check()
-	}
-	factor := func(s float64) Case {
-		call := fmt.Sprintf("YaRNAttentionFactor(%g)", s)
-		want := posenc.NewRoPE(64).WithScaling(posenc.YaRNScaling(s, 4096)).AttentionFactor()
-		return Case{Name: fmt.Sprintf("attention_factor_%g", s), Call: call, Run: func() *Failure {
-			got := attn(s)
-			if closeTo(got, want, 1e-12) {
-				return nil
-			}
-			var hint *Hint
-			switch {
-			case s <= 1 && closeTo(got, 0.1*math.Log(s)+1, 1e-12):
-				hint = hintYaRNSmallFactor
-			case closeTo(got, 0.1*math.Log10(s)+1, 1e-12), closeTo(got, 0.1*math.Log2(s)+1, 1e-12):
-				hint = hintYaRNLog
-			case closeTo(got, 0.1*math.Log(s), 1e-12):
-				hint = hintYaRNPlusOne
-			}
-			return fail(orElse(hint, hintYaRNFactorFallback), fmt.Sprintf("%s = %s; want %s", call, fmtNum(got), fmtNum(want)))
-		}}
+		return ScaledFreqCase{name, d, base, s, l0, want}
 	}
 	// Each safeguard of Hugging Face's recipe changes the result of one
 	// configuration below; mustBound keeps it that way.
-	mustBound := func(name string, d int, base, s float64, l0 int, which int) Case {
+	mustBound := func(name string, d int, base, s float64, l0 int, which int) ScaledFreqCase {
 		b := [3]bool{}
 		b[0], b[1], b[2] = yarnBounds(d, base, s, l0)
 		if !b[which] {
 			panic("check: the YaRN case " + name + " no longer exercises its bound")
 		}
-		return check(name, d, base, s, l0)
+		return row(name, d, base, s, l0)
 	}
-	return newExercise(10, []Case{
-		check("d=128_base=10000_factor=4", 128, 10000, 4, 4096),
-		check("d=64_base=500000_factor=8", 64, 500000, 8, 8192),
-		check("d=32_base=10000_factor=16", 32, 10000, 16, 2048),
-		mustBound("tiny_originalLen_low_clamps_at_0", 32, 10000, 4, 64, 0),
-		mustBound("small_base_high_clamps_at_d-1", 16, 20, 4, 2000, 1),
-		mustBound("originalLen_4_low_equals_high", 8, 10000, 2, 4, 2),
-		check("long_originalLen_both_ends_clamp_at_d-1", 4, 10, 2, 10000),
-		factor(4),
-		factor(40),
-		factor(1),
-		factor(0.5),
-	})
+	factor := func(s float64) FactorCase {
+		return FactorCase{fmt.Sprintf("attention_factor_%g", s), s, posenc.NewRoPE(64).WithScaling(posenc.YaRNScaling(s, 4096)).AttentionFactor()}
+	}
+	return YaRNCases{
+		Freq: []ScaledFreqCase{
+			row("d=128_base=10000_factor=4", 128, 10000, 4, 4096),
+			row("d=64_base=500000_factor=8", 64, 500000, 8, 8192),
+			row("d=32_base=10000_factor=16", 32, 10000, 16, 2048),
+			mustBound("tiny_originalLen_low_clamps_at_0", 32, 10000, 4, 64, 0),
+			mustBound("small_base_high_clamps_at_d-1", 16, 20, 4, 2000, 1),
+			mustBound("originalLen_4_low_equals_high", 8, 10000, 2, 4, 2),
+			row("long_originalLen_both_ends_clamp_at_d-1", 4, 10, 2, 10000),
+		},
+		AttentionFactor: []FactorCase{factor(4), factor(40), factor(1), factor(0.5)},
+	}
+}
+
+// diagYaRNFactor names the idea behind a wrong attention factor.
+func diagYaRNFactor(got, s float64) *Hint {
+	switch {
+	case s <= 1 && closeTo(got, 0.1*math.Log(s)+1, 1e-12):
+		return hintYaRNSmallFactor
+	case closeTo(got, 0.1*math.Log10(s)+1, 1e-12), closeTo(got, 0.1*math.Log2(s)+1, 1e-12):
+		return hintYaRNLog
+	case closeTo(got, 0.1*math.Log(s), 1e-12):
+		return hintYaRNPlusOne
+	}
+	return nil
+}
+
+// YaRN returns exercise 10's checks of freq and attn on cases.
+func YaRN(freq func(d int, base, factor float64, originalLen int) []float64, attn func(factor float64) float64, cases YaRNCases) *Exercise {
+	var checks []Check
+	for _, c := range cases.Freq {
+		call := fmt.Sprintf("YaRNInvFreq(d=%d, base=%g, factor=%g, originalLen=%d)", c.D, c.Base, c.Factor, c.OriginalLen)
+		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+			return compareVec(call, freq(c.D, c.Base, c.Factor, c.OriginalLen), c.Want, 1e-9, label("pair"),
+				func(got []float64) *Hint { return diagYaRN(got, c.D, c.Base, c.Factor, c.OriginalLen, freq) }, hintYaRNFallback)
+		}})
+	}
+	for _, c := range cases.AttentionFactor {
+		call := fmt.Sprintf("YaRNAttentionFactor(%g)", c.Factor)
+		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+			got := attn(c.Factor)
+			if closeTo(got, c.Want, 1e-12) {
+				return nil
+			}
+			return fail(orElse(diagYaRNFactor(got, c.Factor), hintYaRNFactorFallback), fmt.Sprintf("%s = %s; want %s", call, fmtNum(got), fmtNum(c.Want)))
+		}})
+	}
+	return newExercise(10, checks)
 }

@@ -14,7 +14,7 @@ type mutYaRNFuncs struct {
 }
 
 func mutYaRNSuite() suite {
-	build := func(f mutYaRNFuncs) *Exercise { return YaRN(f.freq, f.attn) }
+	build := func(f mutYaRNFuncs, c YaRNCases) *Exercise { return YaRN(f.freq, f.attn, c) }
 	return mutSuite(10, build, mutYaRN, map[string]*Hint{
 		"ramp_reversed":        hintYaRNReversed,
 		"betas_swapped":        hintYaRNReversed,

@@ -19,7 +19,8 @@ func init() {
 				"smooth·θ.",
 			"- Compute L/4 in float64: for originalLen 4470 it is 1117.5, and one pair's wavelength is 1117.3.",
 		},
-		Checks: func() *Exercise { return Llama3(nil) },
+		Cases:  llama3Cases(),
+		Checks: func(cases any) *Exercise { return Llama3(nil, cases.(Llama3Cases)) },
 	})
 }
 
@@ -93,40 +94,53 @@ func refLlama3(d int, base, s float64, l0 int, o llama3Opts) []float64 {
 	return out
 }
 
-// Llama3 returns exercise 11's checks of fn.
-func Llama3(fn func(d int, base, factor float64, originalLen int) []float64) *Exercise {
-	check := func(d int, base, s float64, l0 int) Case {
-		type v = variant[[]float64]
+// Llama3Cases is exercise 11's case table.
+type Llama3Cases struct {
+	Freq []ScaledFreqCase `doc:"Llama3InvFreq(D, Base, Factor, OriginalLen) must equal Want, to 1e-9: Hugging Face's _compute_llama3_parameters with low_freq_factor 1 and high_freq_factor 4. In the last row, OriginalLen/4 = 1117.5 lies just above pair 18's wavelength of 1117.3."`
+}
+
+func llama3Cases() Llama3Cases {
+	row := func(d int, base, s float64, l0 int) ScaledFreqCase {
 		want := refScaledFreq(d, base, posenc.Llama3Scaling(s, l0))
 		if !sameVec(1e-12)(want, refLlama3(d, base, s, l0, llama3Opts{})) {
 			panic("check: Llama 3 reference and posenc disagree")
 		}
-		return vecCheck{
-			name: fmt.Sprintf("d=%d_base=%g_factor=%g_originalLen=%d", d, base, s, l0),
-			call: fmt.Sprintf("Llama3InvFreq(d=%d, base=%g, factor=%g, originalLen=%d)", d, base, s, l0),
-			got:  func() []float64 { return fn(d, base, s, l0) },
-			want: want, tol: 1e-9, label: label("pair"),
-			diag: func(got []float64) *Hint {
-				intQuarter := func(l int) float64 { return float64(l / 4) }
-				return firstMatch(got, sameVec(1e-9),
-					v{hintScaledIntDiv, constFreq(d, 1)},
-					v{hintLlama3Wavelength, refLlama3(d, base, s, l0, llama3Opts{twoPi: 1})},
-					v{hintLlama3Bands, refLlama3(d, base, s, l0, llama3Opts{swapBands: true})},
-					v{hintLlama3Smooth, refLlama3(d, base, s, l0, llama3Opts{reverseBlend: true})},
-					v{hintLlama3Denominator, refLlama3(d, base, s, l0, llama3Opts{denominator: 4})},
-					v{hintLlama3Denominator, refLlama3(d, base, s, l0, llama3Opts{denominator: 1})},
-					v{hintLlama3Denominator, refLlama3(d, base, s, l0, llama3Opts{minus: 1})},
-					v{hintLlama3IntDiv, refLlama3(d, base, s, l0, llama3Opts{quarter: intQuarter})},
-					v{hintLlama3Linear, freqWithBase(d, base, s)})
-			},
-			fallback: hintLlama3Fallback,
-		}.check()
+		return ScaledFreqCase{fmt.Sprintf("d=%d_base=%g_factor=%g_originalLen=%d", d, base, s, l0), d, base, s, l0, want}
 	}
-	return newExercise(11, []Case{
-		check(128, 500000, 8, 8192),
-		check(64, 10000, 4, 2048),
-		check(32, 10000, 2, 512),
-		// 4470/4 = 1117.5, just above pair 18's wavelength of 1117.3.
-		check(64, 10000, 4, 4470),
-	})
+	return Llama3Cases{Freq: []ScaledFreqCase{
+		row(128, 500000, 8, 8192),
+		row(64, 10000, 4, 2048),
+		row(32, 10000, 2, 512),
+		row(64, 10000, 4, 4470),
+	}}
+}
+
+// diagLlama3 names the idea behind a wrong Llama 3 scaling.
+func diagLlama3(got []float64, c ScaledFreqCase) *Hint {
+	d, base, s, l0 := c.D, c.Base, c.Factor, c.OriginalLen
+	type v = variant[[]float64]
+	intQuarter := func(l int) float64 { return float64(l / 4) }
+	return firstMatch(got, sameVec(1e-9),
+		v{hintScaledIntDiv, constFreq(d, 1)},
+		v{hintLlama3Wavelength, refLlama3(d, base, s, l0, llama3Opts{twoPi: 1})},
+		v{hintLlama3Bands, refLlama3(d, base, s, l0, llama3Opts{swapBands: true})},
+		v{hintLlama3Smooth, refLlama3(d, base, s, l0, llama3Opts{reverseBlend: true})},
+		v{hintLlama3Denominator, refLlama3(d, base, s, l0, llama3Opts{denominator: 4})},
+		v{hintLlama3Denominator, refLlama3(d, base, s, l0, llama3Opts{denominator: 1})},
+		v{hintLlama3Denominator, refLlama3(d, base, s, l0, llama3Opts{minus: 1})},
+		v{hintLlama3IntDiv, refLlama3(d, base, s, l0, llama3Opts{quarter: intQuarter})},
+		v{hintLlama3Linear, freqWithBase(d, base, s)})
+}
+
+// Llama3 returns exercise 11's checks of fn on cases.
+func Llama3(fn func(d int, base, factor float64, originalLen int) []float64, cases Llama3Cases) *Exercise {
+	var checks []Check
+	for _, c := range cases.Freq {
+		call := fmt.Sprintf("Llama3InvFreq(d=%d, base=%g, factor=%g, originalLen=%d)", c.D, c.Base, c.Factor, c.OriginalLen)
+		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+			return compareVec(call, fn(c.D, c.Base, c.Factor, c.OriginalLen), c.Want, 1e-9, label("pair"),
+				func(got []float64) *Hint { return diagLlama3(got, c) }, hintLlama3Fallback)
+		}})
+	}
+	return newExercise(11, checks)
 }

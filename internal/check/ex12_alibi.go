@@ -22,7 +22,8 @@ func init() {
 			"- The bias is −m·|i − j|; in the causal case keys after the query (j > i) get `math.Inf(-1)`, not a " +
 				"large negative number.",
 		},
-		Checks: func() *Exercise { return ALiBi(nil, nil) },
+		Cases:  alibiCases(),
+		Checks: func(cases any) *Exercise { return ALiBi(nil, nil, cases.(ALiBiCases)) },
 	})
 }
 
@@ -209,52 +210,87 @@ func diagALiBiBias(got [][][]float64, slopes []float64, n int, causal bool) *Hin
 	return firstMatch(got, same, vs...)
 }
 
-// ALiBi returns exercise 12's checks of slopesFn and biasFn.
-func ALiBi(slopesFn func(heads int) []float64, biasFn func(slopes []float64, n int, causal bool) [][][]float64) *Exercise {
-	slopes := func(heads int) Case {
+// SlopesCase is one call: ALiBiSlopes(Heads) must equal Want, to 1e-12.
+type SlopesCase struct {
+	Name  string
+	Heads int
+	Want  []float64
+}
+
+// BiasCase is one call: ALiBiBias(Slopes, N, Causal) must equal Want, to
+// 1e-12 (−Inf exactly).
+type BiasCase struct {
+	Name   string
+	Slopes []float64
+	N      int
+	Causal bool
+	Want   [][][]float64
+}
+
+// ALiBiCases is exercise 12's case table.
+type ALiBiCases struct {
+	Slopes []SlopesCase `doc:"ALiBiSlopes(Heads) must equal Want, to 1e-12: the authors' get_slopes, for head counts that are powers of two and ones that are not."`
+	Bias   []BiasCase   `doc:"ALiBiBias(Slopes, N, Causal) must equal Want, to 1e-12: Want[h][i][j] = −Slopes[h]·|i − j|, and −Inf for j > i when Causal."`
+}
+
+func alibiCases() ALiBiCases {
+	slopes := func(heads int) SlopesCase {
 		want, err := posenc.ALiBiSlopes(heads)
 		if err != nil {
 			panic(err)
 		}
-		return vecCheck{
-			name: fmt.Sprintf("slopes_for_%d_heads", heads), call: fmt.Sprintf("ALiBiSlopes(%d)", heads),
-			got: func() []float64 { return slopesFn(heads) }, want: want, tol: 1e-12,
-			label:    func(h int) string { return fmt.Sprintf("head %d", h) },
-			diag:     func(got []float64) *Hint { return diagALiBiSlopes(got, heads) },
-			fallback: hintALiBiSlopesFallback,
-		}.check()
+		return SlopesCase{fmt.Sprintf("slopes_for_%d_heads", heads), heads, want}
 	}
-	bias := func(name string, s []float64, n int, causal bool) Case {
-		call := fmt.Sprintf("ALiBiBias(slopes=%v, n=%d, causal=%v)", s, n, causal)
-		want := refALiBiBias(s, n, causal)
-		return Case{Name: name, Call: call, Run: func() *Failure {
-			got := biasFn(cloneVec(s), n, causal)
-			hint := orElse(diagALiBiBias(got, s, n, causal), hintALiBiBiasFallback)
-			if len(got) != len(s) {
-				return fail(hint, fmt.Sprintf("%s returned %d heads; want %d", call, len(got), len(s)))
-			}
-			for h := range got {
-				if msg := shapeMsg(fmt.Sprintf("%s, head %d,", call, h), got[h], n, n); msg != "" {
-					return fail(hint, msg)
-				}
-				if r, c := diffTable(got[h], want[h], 1e-12); r >= 0 {
-					return fail(hint, append([]string{call + ":"}, tableDiffLines(got[h], want[h], r, c,
-						func(i int) string { return fmt.Sprintf("head %d (slope %g), query %d", h, s[h], i) }, label("key"))...)...)
-				}
-			}
-			return nil
-		}}
+	bias := func(name string, s []float64, n int, causal bool) BiasCase {
+		return BiasCase{name, s, n, causal, refALiBiBias(s, n, causal)}
 	}
-	return newExercise(12, []Case{
-		slopes(8),
-		slopes(1),
-		slopes(12),
-		slopes(6),
-		slopes(3),
-		slopes(32),
-		slopes(24),
-		bias("symmetric_bias", []float64{0.5, 0.25}, 4, false),
-		bias("causal_bias", []float64{0.5, 0.25}, 4, true),
-		bias("one_token", []float64{0.5}, 1, true),
-	})
+	return ALiBiCases{
+		Slopes: []SlopesCase{slopes(8), slopes(1), slopes(12), slopes(6), slopes(3), slopes(32), slopes(24)},
+		Bias: []BiasCase{
+			bias("symmetric_bias", []float64{0.5, 0.25}, 4, false),
+			bias("causal_bias", []float64{0.5, 0.25}, 4, true),
+			bias("one_token", []float64{0.5}, 1, true),
+		},
+	}
+}
+
+var alibiArgs = argHints{hintMutates, hintShares}
+
+// biasCheck is a check of one bias row.
+func biasCheck(biasFn func(slopes []float64, n int, causal bool) [][][]float64, c BiasCase) Check {
+	call := fmt.Sprintf("ALiBiBias(slopes=%v, n=%d, causal=%v)", c.Slopes, c.N, c.Causal)
+	return Check{Name: c.Name, Call: call, Run: func() *Failure {
+		slopes := cloneVec(c.Slopes)
+		got := biasFn(slopes, c.N, c.Causal)
+		hint := orElse(diagALiBiBias(got, c.Slopes, c.N, c.Causal), hintALiBiBiasFallback)
+		if len(got) != len(c.Slopes) {
+			return fail(hint, fmt.Sprintf("%s returned %d heads; want %d", call, len(got), len(c.Slopes)))
+		}
+		for h := range got {
+			if msg := shapeMsg(fmt.Sprintf("%s, head %d,", call, h), got[h], c.N, c.N); msg != "" {
+				return fail(hint, msg)
+			}
+			if r, col := diffTable(got[h], c.Want[h], 1e-12); r >= 0 {
+				return fail(hint, append([]string{call + ":"}, tableDiffLines(got[h], c.Want[h], r, col,
+					func(i int) string { return fmt.Sprintf("head %d (slope %g), query %d", h, c.Slopes[h], i) }, label("key"))...)...)
+			}
+		}
+		return alibiArgs.check(call, got, arg{"slopes", slopes, c.Slopes})
+	}}
+}
+
+// ALiBi returns exercise 12's checks of slopesFn and biasFn on cases.
+func ALiBi(slopesFn func(heads int) []float64, biasFn func(slopes []float64, n int, causal bool) [][][]float64, cases ALiBiCases) *Exercise {
+	var checks []Check
+	for _, c := range cases.Slopes {
+		call := fmt.Sprintf("ALiBiSlopes(%d)", c.Heads)
+		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+			return compareVec(call, slopesFn(c.Heads), c.Want, 1e-12, func(h int) string { return fmt.Sprintf("head %d", h) },
+				func(got []float64) *Hint { return diagALiBiSlopes(got, c.Heads) }, hintALiBiSlopesFallback)
+		}})
+	}
+	for _, c := range cases.Bias {
+		checks = append(checks, biasCheck(biasFn, c))
+	}
+	return newExercise(12, checks)
 }

@@ -14,7 +14,7 @@ type mutALiBiFuncs struct {
 }
 
 func mutALiBiSuite() suite {
-	build := func(f mutALiBiFuncs) *Exercise { return ALiBi(f.slopes, f.bias) }
+	build := func(f mutALiBiFuncs, c ALiBiCases) *Exercise { return ALiBi(f.slopes, f.bias, c) }
 	return mutSuite(12, build, mutALiBi, map[string]*Hint{
 		"plain_geometric":     hintALiBiGeometric,
 		"k_from_zero":         hintALiBiFromZero,

@@ -25,7 +25,8 @@ func init() {
 				"buckets 8 … 15 logarithmically, and everything from 128 on is in bucket 15 (plus 16 for keys after " +
 				"the query). For the matrix, entry [i][j] is the bucket of j − i.",
 		},
-		Checks: func() *Exercise { return T5Buckets(nil, nil) },
+		Cases:  t5Cases(),
+		Checks: func(cases any) *Exercise { return T5Buckets(nil, nil, cases.(T5Cases)) },
 	})
 }
 
@@ -115,15 +116,35 @@ func refT5(rel int, bi bool, nb, maxDist int) int {
 	return b
 }
 
-// T5Buckets returns exercise 13's checks of bucketFn and matrixFn.
-func T5Buckets(bucketFn func(rel int, bidirectional bool, numBuckets, maxDistance int) int,
-	matrixFn func(qLen, kLen int, bidirectional bool, numBuckets, maxDistance int) [][]int) *Exercise {
+// BucketsCase is one configuration: T5Bucket(rel, Bidirectional,
+// NumBuckets, MaxDistance) must equal Want[k] for each rel = Rels[k].
+type BucketsCase struct {
+	Name                    string
+	Bidirectional           bool
+	NumBuckets, MaxDistance int
+	Rels, Want              []int
+}
+
+// BucketMatrixCase is one call: T5BucketMatrix(QLen, KLen, Bidirectional,
+// NumBuckets, MaxDistance) must equal Want.
+type BucketMatrixCase struct {
+	Name                    string
+	QLen, KLen              int
+	Bidirectional           bool
+	NumBuckets, MaxDistance int
+	Want                    [][]int
+}
+
+// T5Cases is exercise 13's case table.
+type T5Cases struct {
+	Buckets []BucketsCase      `doc:"T5Bucket(rel, Bidirectional, NumBuckets, MaxDistance) must equal Want[k] for each rel = Rels[k]: Hugging Face's _relative_position_bucket, as pkg/posenc computes it."`
+	Matrix  []BucketMatrixCase `doc:"T5BucketMatrix(QLen, KLen, Bidirectional, NumBuckets, MaxDistance) must equal Want: entry [i][j] is the bucket of j − i."`
+}
+
+func t5Cases() T5Cases {
 	rels := []int{0, 1, -1, 2, -2, 3, -3, 5, -5, 7, -7, 8, -8, 9, -9, 12, -12, 20, -20, 33, -33, 45, -45, 64, -64,
 		100, -100, 127, -127, 128, -128, 500, -500}
-	buckets := func(bi bool, nb, maxDist int) Case {
-		call := func(rel int) string {
-			return fmt.Sprintf("T5Bucket(rel=%d, bidirectional=%v, numBuckets=%d, maxDistance=%d)", rel, bi, nb, maxDist)
-		}
+	buckets := func(bi bool, nb, maxDist int) BucketsCase {
 		mode := "decoder"
 		if bi {
 			mode = "encoder"
@@ -137,95 +158,122 @@ func T5Buckets(bucketFn func(rel int, bidirectional bool, numBuckets, maxDistanc
 				panic(fmt.Sprintf("check: T5 bucket of %d differs in float32 and float64; pick other distances", rel))
 			}
 		}
-		return Case{Name: fmt.Sprintf("%s_buckets_%d_%d", mode, nb, maxDist), Call: call(rels[0]), Run: func() *Failure {
-			got := make([]int, len(rels))
-			for k, rel := range rels {
-				got[k] = bucketFn(rel, bi, nb, maxDist)
-			}
-			k := diffVec(intsToFloats(got), intsToFloats(want), 0)
-			if k < 0 {
-				return nil
-			}
-			variantOf := func(o t5Opts) []float64 {
-				v := make([]float64, len(rels))
-				for k, rel := range rels {
-					v[k] = float64(refT5Bucket(rel, bi, nb, maxDist, o))
-				}
-				return v
-			}
-			type v = variant[[]float64]
-			hint := firstMatch(intsToFloats(got), sameVec(0),
-				v{hintT5Direction, variantOf(t5Opts{flip: true})},
-				v{hintT5ZeroUpper, variantOf(t5Opts{zeroUpper: true})},
-				v{hintT5Clamp, variantOf(t5Opts{noClamp: true})},
-				v{hintT5ClampHigh, variantOf(t5Opts{clampHigh: true})},
-				v{hintT5Halve, variantOf(t5Opts{noHalve: true})},
-				v{hintT5Round, variantOf(t5Opts{round: true})},
-				v{hintT5IntDiv, variantOf(t5Opts{intDiv: true})})
-			return fail(orElse(hint, hintT5Fallback), fmt.Sprintf("%s = %d; want %d", call(rels[k]), got[k], want[k]),
-				fmt.Sprintf("for rel = %v\ngot  buckets %v\nwant buckets %v", rels, got, want))
-		}}
+		return BucketsCase{fmt.Sprintf("%s_buckets_%d_%d", mode, nb, maxDist), bi, nb, maxDist, rels, want}
 	}
-	matrix := func(q, kLen int, bi bool) Case {
+	matrix := func(q, kLen int, bi bool) BucketMatrixCase {
 		const nb, maxDist = 32, 128
-		call := fmt.Sprintf("T5BucketMatrix(qLen=%d, kLen=%d, bidirectional=%v, numBuckets=%d, maxDistance=%d)", q, kLen, bi, nb, maxDist)
-		cells := func(f func(i, j int) int) [][]float64 {
-			m := make([][]float64, q)
-			for i := range m {
-				m[i] = make([]float64, kLen)
-				for j := range m[i] {
-					m[i][j] = float64(f(i, j))
-				}
-			}
-			return m
-		}
 		flat := make([]int32, q*kLen)
 		if err := (posenc.T5Buckets{NumBuckets: nb, MaxDistance: maxDist, Bidirectional: bi}).BucketsTo(flat, q, kLen); err != nil {
 			panic(err)
 		}
-		want := cells(func(i, j int) int { return int(flat[i*kLen+j]) })
-		return Case{Name: fmt.Sprintf("matrix_%dx%d_bidirectional=%v", q, kLen, bi), Call: call, Run: func() *Failure {
-			gotInts := matrixFn(q, kLen, bi, nb, maxDist)
-			if len(gotInts) != q {
-				return fail(hintT5MatrixFallback, fmt.Sprintf("%s returned %d rows; want %d", call, len(gotInts), q))
+		want := make([][]int, q)
+		for i := range want {
+			want[i] = make([]int, kLen)
+			for j := range want[i] {
+				want[i][j] = int(flat[i*kLen+j])
 			}
-			got := make([][]float64, q)
+		}
+		return BucketMatrixCase{fmt.Sprintf("matrix_%dx%d_bidirectional=%v", q, kLen, bi), q, kLen, bi, nb, maxDist, want}
+	}
+	return T5Cases{
+		Buckets: []BucketsCase{
+			buckets(true, 32, 128), buckets(false, 32, 128), buckets(true, 16, 64), buckets(false, 64, 256),
+			buckets(true, 32, 100), buckets(false, 12, 50), buckets(true, 8, 21),
+		},
+		Matrix: []BucketMatrixCase{matrix(4, 6, true), matrix(3, 5, false), matrix(2, 200, true), matrix(5, 3, true)},
+	}
+}
+
+// diagBuckets names the idea behind wrong buckets.
+func diagBuckets(got []int, c BucketsCase) *Hint {
+	variantOf := func(o t5Opts) []float64 {
+		v := make([]float64, len(c.Rels))
+		for k, rel := range c.Rels {
+			v[k] = float64(refT5Bucket(rel, c.Bidirectional, c.NumBuckets, c.MaxDistance, o))
+		}
+		return v
+	}
+	type v = variant[[]float64]
+	return firstMatch(intsToFloats(got), sameVec(0),
+		v{hintT5Direction, variantOf(t5Opts{flip: true})},
+		v{hintT5ZeroUpper, variantOf(t5Opts{zeroUpper: true})},
+		v{hintT5Clamp, variantOf(t5Opts{noClamp: true})},
+		v{hintT5ClampHigh, variantOf(t5Opts{clampHigh: true})},
+		v{hintT5Halve, variantOf(t5Opts{noHalve: true})},
+		v{hintT5Round, variantOf(t5Opts{round: true})},
+		v{hintT5IntDiv, variantOf(t5Opts{intDiv: true})})
+}
+
+// diagBucketMatrix names the idea behind a wrong matrix: with a wrong
+// T5Bucket the matrix is wrong too, and only a right one leaves the
+// matrix's own indices to blame.
+func diagBucketMatrix(got [][]float64, c BucketMatrixCase, bucketFn func(rel int, bidirectional bool, numBuckets, maxDistance int) int) *Hint {
+	if !bucketsRight(bucketFn, c.Bidirectional, c.NumBuckets, c.MaxDistance) {
+		return nil
+	}
+	swapped := make([][]float64, c.QLen)
+	for i := range swapped {
+		swapped[i] = make([]float64, c.KLen)
+		for j := range swapped[i] {
+			swapped[i][j] = float64(refT5(i-j, c.Bidirectional, c.NumBuckets, c.MaxDistance))
+		}
+	}
+	return firstMatch(got, sameTable(0), variant[[][]float64]{hintT5QueryMinusKey, swapped})
+}
+
+func intTable(t [][]int) [][]float64 {
+	out := make([][]float64, len(t))
+	for i, r := range t {
+		out[i] = intsToFloats(r)
+	}
+	return out
+}
+
+// T5Buckets returns exercise 13's checks of bucketFn and matrixFn on cases.
+func T5Buckets(bucketFn func(rel int, bidirectional bool, numBuckets, maxDistance int) int,
+	matrixFn func(qLen, kLen int, bidirectional bool, numBuckets, maxDistance int) [][]int, cases T5Cases) *Exercise {
+	var checks []Check
+	for _, c := range cases.Buckets {
+		call := func(rel int) string {
+			return fmt.Sprintf("T5Bucket(rel=%d, bidirectional=%v, numBuckets=%d, maxDistance=%d)", rel, c.Bidirectional, c.NumBuckets, c.MaxDistance)
+		}
+		checks = append(checks, Check{Name: c.Name, Call: call(c.Rels[0]), Run: func() *Failure {
+			got := make([]int, len(c.Rels))
+			for k, rel := range c.Rels {
+				got[k] = bucketFn(rel, c.Bidirectional, c.NumBuckets, c.MaxDistance)
+			}
+			k := diffVec(intsToFloats(got), intsToFloats(c.Want), 0)
+			if k < 0 {
+				return nil
+			}
+			return fail(orElse(diagBuckets(got, c), hintT5Fallback), fmt.Sprintf("%s = %d; want %d", call(c.Rels[k]), got[k], c.Want[k]),
+				fmt.Sprintf("for rel = %v\ngot  buckets %v\nwant buckets %v", c.Rels, got, c.Want))
+		}})
+	}
+	for _, c := range cases.Matrix {
+		call := fmt.Sprintf("T5BucketMatrix(qLen=%d, kLen=%d, bidirectional=%v, numBuckets=%d, maxDistance=%d)", c.QLen, c.KLen, c.Bidirectional, c.NumBuckets, c.MaxDistance)
+		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+			gotInts := matrixFn(c.QLen, c.KLen, c.Bidirectional, c.NumBuckets, c.MaxDistance)
+			if len(gotInts) != c.QLen {
+				return fail(hintT5MatrixFallback, fmt.Sprintf("%s returned %d rows; want %d", call, len(gotInts), c.QLen))
+			}
 			for i, r := range gotInts {
-				if len(r) != kLen {
-					return fail(hintT5MatrixFallback, fmt.Sprintf("%s: row %d has %d entries; want %d", call, i, len(r), kLen))
+				if len(r) != c.KLen {
+					return fail(hintT5MatrixFallback, fmt.Sprintf("%s: row %d has %d entries; want %d", call, i, len(r), c.KLen))
 				}
-				got[i] = intsToFloats(r)
 			}
-			r, c := diffTable(got, want, 0)
+			got, want := intTable(gotInts), intTable(c.Want)
+			r, col := diffTable(got, want, 0)
 			if r < 0 {
 				return nil
 			}
-			// With a wrong T5Bucket the matrix is wrong too; only a right one
-			// leaves the matrix's own indices to blame.
-			var hint *Hint
-			if bucketsRight(bucketFn, bi, nb, maxDist) {
-				hint = firstMatch(got, sameTable(0), variant[[][]float64]{hintT5QueryMinusKey,
-					cells(func(i, j int) int { return refT5(i-j, bi, nb, maxDist) })})
-			}
-			return fail(orElse(hint, hintT5MatrixFallback),
-				append([]string{call + ":"}, tableDiffLines(got, want, r, c,
+			return fail(orElse(diagBucketMatrix(got, c, bucketFn), hintT5MatrixFallback),
+				append([]string{call + ":"}, tableDiffLines(got, want, r, col,
 					func(i int) string { return fmt.Sprintf("query %d", i) },
 					func(j int) string { return fmt.Sprintf("key %d (rel = %d)", j, j-r) })...)...)
-		}}
+		}})
 	}
-	return newExercise(13, []Case{
-		buckets(true, 32, 128),
-		buckets(false, 32, 128),
-		buckets(true, 16, 64),
-		buckets(false, 64, 256),
-		buckets(true, 32, 100),
-		buckets(false, 12, 50),
-		buckets(true, 8, 21),
-		matrix(4, 6, true),
-		matrix(3, 5, false),
-		matrix(2, 200, true),
-		matrix(5, 3, true),
-	})
+	return newExercise(13, checks)
 }
 
 // bucketsRight reports whether the learner's T5Bucket is right for the

@@ -14,7 +14,7 @@ type mutT5Funcs struct {
 }
 
 func mutT5Suite() suite {
-	build := func(f mutT5Funcs) *Exercise { return T5Buckets(f.bucket, f.matrix) }
+	build := func(f mutT5Funcs, c T5Cases) *Exercise { return T5Buckets(f.bucket, f.matrix, c) }
 	return mutSuite(13, build, mutT5, map[string]*Hint{
 		"query_minus_key":    hintT5QueryMinusKey,
 		"direction_reversed": hintT5Direction,

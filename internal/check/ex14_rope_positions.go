@@ -20,7 +20,8 @@ func init() {
 			"- Packed documents each start again at 0: lengths [3, 4] give [0 1 2 0 1 2 3].",
 			"- `RotateAt` is `RotateInterleaved(x[r], positions[r], base)` for each row; check the lengths first.",
 		},
-		Checks: func() *Exercise { return RoPEPositions(nil, nil, nil) },
+		Cases:  ropePositionsCases(),
+		Checks: func(cases any) *Exercise { return RoPEPositions(nil, nil, nil, cases.(RoPEPositionsCases)) },
 	})
 }
 
@@ -80,9 +81,79 @@ func rangeFrom(from, n int) []int {
 	return out
 }
 
+// CacheCase is one call: CachePositions(CacheLen, N) must equal Want.
+type CacheCase struct {
+	Name        string
+	CacheLen, N int
+	Want        []int
+}
+
+// PackedCase is one call: PackedPositions(Lengths) must equal Want.
+type PackedCase struct {
+	Name    string
+	Lengths []int
+	Want    []int
+}
+
+// RotateAtCase is one call: RotateAt(X, Positions, Base) must equal Want,
+// to 1e-9; Want is nil when Positions does not have one position a row.
+type RotateAtCase struct {
+	Name      string
+	X         [][]float64
+	Positions []int
+	Base      float64
+	Want      [][]float64
+}
+
+// NewestCase checks what a KV cache is for: the newest token of X, rotated
+// alone at CachePositions(len(X)−1, 1), must equal its row of X rotated
+// whole at positions 0 … len(X)−1.
+type NewestCase struct {
+	Name string
+	X    [][]float64
+	Base float64
+}
+
+// RoPEPositionsCases is exercise 14's case table.
+type RoPEPositionsCases struct {
+	Cache    []CacheCase    `doc:"CachePositions(CacheLen, N) must equal Want: the positions of N new tokens after CacheLen cached ones."`
+	Packed   []PackedCase   `doc:"PackedPositions(Lengths) must equal Want: each packed document starts again at 0."`
+	RotateAt []RotateAtCase `doc:"RotateAt(X, Positions, Base) must equal Want, to 1e-9: row r rotated to Positions[r] (nil when the lengths differ)."`
+	Newest   []NewestCase   `doc:"The newest token of X rotated alone at CachePositions(len(X)−1, 1) must equal its row of X rotated whole at 0 … len(X)−1, to 1e-12."`
+}
+
+func ropePositionsCases() RoPEPositionsCases {
+	cache := func(cacheLen, n int) CacheCase {
+		return CacheCase{fmt.Sprintf("cache_%d_then_%d_new", cacheLen, n), cacheLen, n, rangeFrom(cacheLen, n)}
+	}
+	packed := func(lengths []int) PackedCase {
+		name := "packed"
+		for _, n := range lengths {
+			name += fmt.Sprintf("_%d", n)
+		}
+		if len(lengths) == 0 {
+			name = "packed_no_documents"
+		}
+		return PackedCase{name, lengths, refPacked(lengths, true, 0)}
+	}
+	x := randTable(7, 8, 61)
+	packedPos := []int{0, 1, 2, 0, 1, 2, 3}
+	return RoPEPositionsCases{
+		Cache:  []CacheCase{cache(5, 3), cache(0, 4), cache(9, 1), cache(7, 0)},
+		Packed: []PackedCase{packed([]int{3, 4}), packed([]int{1, 1, 2}), packed([]int{2, 0, 3}), packed([]int{})},
+		RotateAt: []RotateAtCase{
+			{"rotate_packed_rows", x, packedPos, 10000, refRotateAt(x, packedPos, 10000)},
+			{"positions_and_rows_must_match", x, []int{0, 1, 2}, 10000, nil},
+		},
+		Newest: []NewestCase{{"newest_token_alone_matches_the_full_sequence", x, 10000}},
+	}
+}
+
+var rotateAtArgs = argHints{hintRotateAtMutates, hintRotateAtMutates}
+
 // intsCheck compares a slice of positions with want.
-func intsCheck(name, call string, got func() []int, want []int, diag func([]int) *Hint) Case {
-	return Case{Name: name, Call: call, Run: func() *Failure {
+func intsCheck(name, call string, got func() []int, want []int, diag func([]int) *Hint) Check {
+	return Check{Name: name, Call: call, Run: func() *Failure {
 		g := got()
 		if len(g) == len(want) && slices.Equal(g, want) {
 			return nil
@@ -91,103 +162,98 @@ func intsCheck(name, call string, got func() []int, want []int, diag func([]int)
 	}}
 }
 
-// RoPEPositions returns exercise 14's checks of cache, packed and rotateAt.
+// diagCache names the idea behind wrong cache positions.
+func diagCache(g []int, c CacheCase) *Hint {
+	switch {
+	case c.N > 0 && slices.Equal(g, rangeFrom(c.CacheLen-1, c.N)), c.N > 0 && slices.Equal(g, rangeFrom(c.CacheLen+1, c.N)):
+		return hintCacheOffByOne
+	case c.N > 0 && c.CacheLen > 0 && slices.Equal(g, rangeFrom(0, c.N)):
+		return hintCacheRestart
+	}
+	return nil
+}
+
+// diagPacked names the idea behind wrong packed positions.
+func diagPacked(g []int, c PackedCase) *Hint {
+	switch {
+	case slices.Equal(g, refPacked(c.Lengths, false, 0)):
+		return hintPackedNoRestart
+	case slices.Equal(g, refPacked(c.Lengths, true, 1)), slices.Equal(g, refPacked(c.Lengths, false, 1)):
+		return hintPackedFromOne
+	}
+	return nil
+}
+
+// diagRotateAt names the idea behind wrong rotated rows.
+func diagRotateAt(got [][]float64, c RotateAtCase) *Hint {
+	return firstMatch(got, sameTable(1e-9), variant[[][]float64]{hintRotateAtRowIndex, refRotateAt(c.X, rangeFrom(0, len(c.X)), c.Base)})
+}
+
+// rotateAtCheck is a check of one RotateAt row.
+func rotateAtCheck(rotateAt func(x [][]float64, positions []int, base float64) [][]float64, c RotateAtCase) Check {
+	call := fmt.Sprintf("RotateAt(x %d×%d, positions=%v, base=%g)", len(c.X), len(c.X[0]), c.Positions, c.Base)
+	var panicHint *Hint
+	if c.Want == nil {
+		panicHint = hintRotateAtLength
+	}
+	return Check{Name: c.Name, Call: call, PanicHint: panicHint, Run: func() *Failure {
+		x, ps := cloneTable(c.X), slices.Clone(c.Positions)
+		got := rotateAt(x, ps, c.Base)
+		if c.Want == nil {
+			if got != nil {
+				return fail(hintRotateAtLength, fmt.Sprintf("%s returned %d rows; want nil.", call, len(got)))
+			}
+		} else if f := compareTable(call, got, c.Want, 1e-9, func(r int) string { return fmt.Sprintf("row %d (position %d)", r, c.Positions[r]) },
+			label("dimension"), func(got [][]float64) *Hint { return diagRotateAt(got, c) }, hintPositionsFallback); f != nil {
+			return f
+		}
+		return rotateAtArgs.check(call, got, arg{"x", x, c.X}, arg{"positions", ps, c.Positions})
+	}}
+}
+
+// newestCheck is a check of a KV cache's newest token.
+func newestCheck(cache func(cacheLen, n int) []int, rotateAt func(x [][]float64, positions []int, base float64) [][]float64, c NewestCase) Check {
+	n := len(c.X)
+	return Check{Name: c.Name, Call: fmt.Sprintf("RotateAt(x[%d:], CachePositions(%d, 1), %g)", n-1, n-1, c.Base), Run: func() *Failure {
+		all := rotateAt(cloneTable(c.X), rangeFrom(0, n), c.Base)
+		last := rotateAt(cloneTable(c.X[n-1:]), cache(n-1, 1), c.Base)
+		if len(all) != n || len(last) != 1 {
+			return fail(hintPositionsFallback, fmt.Sprintf("RotateAt returned %d and %d rows; want %d and 1.", len(all), len(last), n))
+		}
+		if i := diffVec(last[0], all[n-1], 1e-12); i >= 0 {
+			return fail(hintPositionsFallback, append([]string{
+				"the newest token rotated alone at its cache position differs from its row in the whole sequence:"},
+				vecDiffLines(last[0], all[n-1], i, label("dimension"))...)...)
+		}
+		return nil
+	}}
+}
+
+// RoPEPositions returns exercise 14's checks of cache, packed and rotateAt
+// on cases.
 func RoPEPositions(cache func(cacheLen, n int) []int, packed func(lengths []int) []int,
-	rotateAt func(x [][]float64, positions []int, base float64) [][]float64) *Exercise {
-	cacheCase := func(cacheLen, n int) Case {
-		return intsCheck(fmt.Sprintf("cache_%d_then_%d_new", cacheLen, n), fmt.Sprintf("CachePositions(%d, %d)", cacheLen, n),
-			func() []int { return cache(cacheLen, n) }, rangeFrom(cacheLen, n),
-			func(g []int) *Hint {
-				switch {
-				case n > 0 && slices.Equal(g, rangeFrom(cacheLen-1, n)), n > 0 && slices.Equal(g, rangeFrom(cacheLen+1, n)):
-					return hintCacheOffByOne
-				case n > 0 && cacheLen > 0 && slices.Equal(g, rangeFrom(0, n)):
-					return hintCacheRestart
-				}
-				return nil
-			})
+	rotateAt func(x [][]float64, positions []int, base float64) [][]float64, cases RoPEPositionsCases) *Exercise {
+	var checks []Check
+	for _, c := range cases.Cache {
+		checks = append(checks, intsCheck(c.Name, fmt.Sprintf("CachePositions(%d, %d)", c.CacheLen, c.N),
+			func() []int { return cache(c.CacheLen, c.N) }, c.Want, func(g []int) *Hint { return diagCache(g, c) }))
 	}
-	packedCase := func(lengths []int) Case {
-		name := "packed"
-		for _, n := range lengths {
-			name += fmt.Sprintf("_%d", n)
-		}
-		if len(lengths) == 0 {
-			name = "packed_no_documents"
-		}
-		return intsCheck(name, fmt.Sprintf("PackedPositions(%v)", lengths),
-			func() []int { return packed(slices.Clone(lengths)) }, refPacked(lengths, true, 0),
-			func(g []int) *Hint {
-				switch {
-				case slices.Equal(g, refPacked(lengths, false, 0)):
-					return hintPackedNoRestart
-				case slices.Equal(g, refPacked(lengths, true, 1)), slices.Equal(g, refPacked(lengths, false, 1)):
-					return hintPackedFromOne
-				}
-				return nil
-			})
+	for _, c := range cases.Packed {
+		call := fmt.Sprintf("PackedPositions(%v)", c.Lengths)
+		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+			lengths := slices.Clone(c.Lengths)
+			got := packed(lengths)
+			if !slices.Equal(got, c.Want) {
+				return fail(orElse(diagPacked(got, c), hintPositionsFallback), fmt.Sprintf("%s = %v; want %v", call, got, c.Want))
+			}
+			return argHints{hintMutates, hintShares}.check(call, got, arg{"lengths", lengths, c.Lengths})
+		}})
 	}
-	x := randTable(7, 8, 61)
-	packedPos := []int{0, 1, 2, 0, 1, 2, 3}
-	rotateCall := fmt.Sprintf("RotateAt(x 7×8, positions=%v, base=10000)", packedPos)
-	return newExercise(14, []Case{
-		cacheCase(5, 3),
-		cacheCase(0, 4),
-		cacheCase(9, 1),
-		cacheCase(7, 0),
-		packedCase([]int{3, 4}),
-		packedCase([]int{1, 1, 2}),
-		packedCase([]int{2, 0, 3}),
-		packedCase([]int{}),
-		tableCheck{
-			name: "rotate_packed_rows", call: rotateCall,
-			got:  func() [][]float64 { return rotateAt(cloneTable(x), slices.Clone(packedPos), 10000) },
-			want: refRotateAt(x, packedPos, 10000), tol: 1e-9,
-			row: func(r int) string { return fmt.Sprintf("row %d (position %d)", r, packedPos[r]) }, col: label("dimension"),
-			diag: func(got [][]float64) *Hint {
-				return firstMatch(got, sameTable(1e-9), variant[[][]float64]{hintRotateAtRowIndex, refRotateAt(x, rangeFrom(0, 7), 10000)})
-			},
-			fallback: hintPositionsFallback,
-		}.check(),
-		{Name: "newest_token_alone_matches_the_full_sequence", Call: "RotateAt(x[6:], CachePositions(6, 1), 10000)", Run: func() *Failure {
-			all := rotateAt(cloneTable(x), rangeFrom(0, 7), 10000)
-			last := rotateAt(cloneTable(x[6:]), cache(6, 1), 10000)
-			if len(all) != 7 || len(last) != 1 {
-				return fail(hintPositionsFallback, fmt.Sprintf("RotateAt returned %d and %d rows; want 7 and 1.", len(all), len(last)))
-			}
-			if i := diffVec(last[0], all[6], 1e-12); i >= 0 {
-				return fail(hintPositionsFallback, append([]string{
-					"the newest token rotated alone at its cache position differs from its row in the whole sequence:"},
-					vecDiffLines(last[0], all[6], i, label("dimension"))...)...)
-			}
-			return nil
-		}},
-		{Name: "positions_and_rows_must_match", Call: "RotateAt(x 7×8, positions=[0 1 2], base=10000)", PanicHint: hintRotateAtLength,
-			Run: func() *Failure {
-				if got := rotateAt(cloneTable(x), []int{0, 1, 2}, 10000); got != nil {
-					return fail(hintRotateAtLength, fmt.Sprintf("RotateAt(x 7×8, positions=[0 1 2], base=10000) returned %d rows; want nil.", len(got)))
-				}
-				return nil
-			}},
-		{Name: "x_unchanged_and_not_shared", Call: rotateCall, Run: func() *Failure {
-			in := cloneTable(x)
-			out := rotateAt(in, slices.Clone(packedPos), 10000)
-			if r, _ := diffTable(in, x, 0); r >= 0 {
-				return fail(hintRotateAtMutates, rotateCall+" changed x.")
-			}
-			if len(out) != len(x) {
-				return fail(hintPositionsFallback, fmt.Sprintf("%s returned %d rows; want %d.", rotateCall, len(out), len(x)))
-			}
-			for r := range out {
-				if len(out[r]) == 0 {
-					return fail(hintPositionsFallback, fmt.Sprintf("%s: row %d is empty.", rotateCall, r))
-				}
-				out[r][0] += 100
-			}
-			if r, _ := diffTable(in, x, 0); r >= 0 {
-				return fail(hintRotateAtMutates, fmt.Sprintf("after out := %s, changing out[%d][0] changed x[%d][0].", rotateCall, r, r))
-			}
-			return nil
-		}},
-	})
+	for _, c := range cases.RotateAt {
+		checks = append(checks, rotateAtCheck(rotateAt, c))
+	}
+	for _, c := range cases.Newest {
+		checks = append(checks, newestCheck(cache, rotateAt, c))
+	}
+	return newExercise(14, checks)
 }

@@ -13,7 +13,9 @@ type mutPositionsFuncs struct {
 }
 
 func mutRoPEPositionsSuite() suite {
-	build := func(f mutPositionsFuncs) *Exercise { return RoPEPositions(f.cache, f.packed, f.rotateAt) }
+	build := func(f mutPositionsFuncs, c RoPEPositionsCases) *Exercise {
+		return RoPEPositions(f.cache, f.packed, f.rotateAt, c)
+	}
 	return mutSuite(14, build, mutPositions, map[string]*Hint{
 		"cache_at_cacheLen-1":  hintCacheOffByOne,
 		"cache_at_cacheLen+1":  hintCacheOffByOne,

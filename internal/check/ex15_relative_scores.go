@@ -22,7 +22,8 @@ func init() {
 			"- Symmetry (s[i][j] = s[j][i]) is a different property: ALiBi's causal bias is Toeplitz and not " +
 				"symmetric.",
 		},
-		Checks: func() *Exercise { return RelativeScores(nil, nil) },
+		Cases:  relativeScoresCases(),
+		Checks: func(cases any) *Exercise { return RelativeScores(nil, nil, cases.(RelativeScoresCases)) },
 	})
 }
 
@@ -166,44 +167,46 @@ func diagToeplitz(isT func(s [][]float64, tol float64) bool) *Hint {
 	return nil
 }
 
-// RelativeScores returns exercise 15's checks of scores and isT.
-func RelativeScores(scores func(q, k []float64, n int, base float64) [][]float64, isT func(s [][]float64, tol float64) bool) *Exercise {
+// ScoresCase is one call: RoPEScores(Q, K, N, Base) must equal Want, to
+// 1e-9.
+type ScoresCase struct {
+	Name string
+	Q, K []float64
+	N    int
+	Base float64
+	Want [][]float64
+}
+
+// ToeplitzCase is one call: IsToeplitz(S, Tol) must return Want.
+type ToeplitzCase struct {
+	Name string
+	S    [][]float64
+	Tol  float64
+	Want bool
+}
+
+// YourScoresCase checks the two functions together: IsToeplitz(RoPEScores(Q,
+// K, N, Base), Tol) must be true.
+type YourScoresCase struct {
+	Name string
+	Q, K []float64
+	N    int
+	Base float64
+	Tol  float64
+}
+
+// RelativeScoresCases is exercise 15's case table.
+type RelativeScoresCases struct {
+	Scores     []ScoresCase     `doc:"RoPEScores(Q, K, N, Base) must equal Want, to 1e-9: entry [a][b] is ⟨Q rotated to a, K rotated to b⟩."`
+	Toeplitz   []ToeplitzCase   `doc:"IsToeplitz(S, Tol) must return Want: true when every diagonal is constant within Tol. The matrices are square or not, empty, off in their first or last row or column, or hold −Inf."`
+	YourScores []YourScoresCase `doc:"IsToeplitz(RoPEScores(Q, K, N, Base), Tol) must be true: RoPE's scores depend on b − a only."`
+}
+
+func relativeScoresCases() RelativeScoresCases {
 	q, k := randVec(8, 71), randVec(8, 72)
 	const n, base = 6, 10000.0
-	scoreCall := fmt.Sprintf("RoPEScores(q, k, n=%d, base=%g)", n, base)
 	right := func(a, b int) (int, int, bool) { return a, b, true }
-	type v = variant[[][]float64]
-	cases := []Case{
-		tableCheck{
-			name: "rope_scores_n=6", call: scoreCall,
-			got:  func() [][]float64 { return scores(cloneVec(q), cloneVec(k), n, base) },
-			want: refRoPEScores(q, k, n, base, right), tol: 1e-9,
-			row: label("query position"), col: label("key position"),
-			diag: func(got [][]float64) *Hint {
-				return firstMatch(got, sameTable(1e-9),
-					v{hintScoresTransposed, refRoPEScores(q, k, n, base, func(a, b int) (int, int, bool) { return b, a, true })},
-					v{hintScoresKeyUnrotated, refRoPEScores(q, k, n, base, func(a, b int) (int, int, bool) { return a, 0, false })},
-					v{hintScoresKeyUnrotated, transpose(refRoPEScores(k, q, n, base, func(a, b int) (int, int, bool) { return a, 0, false }))},
-					v{hintScoresSamePosition, refRoPEScores(q, k, n, base, func(a, b int) (int, int, bool) { return a, a, true })},
-				)
-			},
-			fallback: hintScoresFallback,
-		}.check(),
-	}
-	toeplitz := func(name, what string, s [][]float64, tol float64) Case {
-		want := isToeplitzRef(s, tol)
-		call := fmt.Sprintf("IsToeplitz(%s, tol=%g)", what, tol)
-		if len(s) <= 3 && (len(s) == 0 || len(s[0]) <= 5) {
-			call = fmt.Sprintf("IsToeplitz(%s, tol=%g)", fmtTable(s), tol)
-		}
-		return Case{Name: name, Call: call, PanicDiag: func(string) *Hint { return diagToeplitz(isT) }, Run: func() *Failure {
-			got := isT(cloneTable(s), tol)
-			if got == want {
-				return nil
-			}
-			return fail(orElse(diagToeplitz(isT), hintToeplitzFallback), fmt.Sprintf("%s = %v; want %v", call, got, want))
-		}}
-	}
+	ropeScores := refRoPEScores(q, k, n, base, right)
 	// Scores with sinusoidal positions added to q and k are not relative:
 	// the cross terms depend on each position, not on the offset.
 	pe := refSinusoidal(0, n, 8)
@@ -219,22 +222,79 @@ func RelativeScores(scores func(q, k []float64, n int, base float64) [][]float64
 			additive[a][b] = dot(qa, kb)
 		}
 	}
-	cases = append(cases,
-		toeplitz("rope_scores_are_toeplitz", "RoPE scores 6×6", refRoPEScores(q, k, n, base, right), 1e-9),
-		toeplitz("additive_sinusoidal_scores_are_not", "scores of q+PE(a) and k+PE(b), 6×6", additive, 1e-9),
-		Case{Name: "your_rope_scores_are_toeplitz", Call: scoreCall, Run: func() *Failure {
-			s := scores(cloneVec(q), cloneVec(k), n, base)
-			if !isT(s, 1e-9) {
-				return fail(hintToeplitzFallback, fmt.Sprintf("IsToeplitz(%s, 1e-9) = false; RoPE scores depend on b − a only, so want true", scoreCall))
-			}
-			return nil
-		}},
-	)
+	toeplitz := []ToeplitzCase{
+		{"rope_scores_are_toeplitz", ropeScores, 1e-9, true},
+		{"additive_sinusoidal_scores_are_not", additive, 1e-9, false},
+	}
 	for _, p := range toeplitzProbes() {
 		if isToeplitzRef(p.s, p.tol) != p.want {
 			panic("check: the Toeplitz probe " + p.slug + " has the wrong answer")
 		}
-		cases = append(cases, toeplitz(p.slug, p.name, p.s, p.tol))
+		toeplitz = append(toeplitz, ToeplitzCase{p.slug, p.s, p.tol, p.want})
 	}
-	return newExercise(15, cases)
+	return RelativeScoresCases{
+		Scores:     []ScoresCase{{"rope_scores_n=6", q, k, n, base, ropeScores}},
+		Toeplitz:   toeplitz,
+		YourScores: []YourScoresCase{{"your_rope_scores_are_toeplitz", q, k, n, base, 1e-9}},
+	}
+}
+
+var scoresArgs = argHints{hintMutates, hintShares}
+
+// diagScores names the idea behind wrong RoPE scores.
+func diagScores(got [][]float64, c ScoresCase) *Hint {
+	type v = variant[[][]float64]
+	q, k, n, base := c.Q, c.K, c.N, c.Base
+	return firstMatch(got, sameTable(1e-9),
+		v{hintScoresTransposed, refRoPEScores(q, k, n, base, func(a, b int) (int, int, bool) { return b, a, true })},
+		v{hintScoresKeyUnrotated, refRoPEScores(q, k, n, base, func(a, b int) (int, int, bool) { return a, 0, false })},
+		v{hintScoresKeyUnrotated, transpose(refRoPEScores(k, q, n, base, func(a, b int) (int, int, bool) { return a, 0, false }))},
+		v{hintScoresSamePosition, refRoPEScores(q, k, n, base, func(a, b int) (int, int, bool) { return a, a, true })},
+	)
+}
+
+// toeplitzCall is how a message shows a call of IsToeplitz.
+func toeplitzCall(s [][]float64, tol float64) string {
+	if len(s) <= 3 && (len(s) == 0 || len(s[0]) <= 5) {
+		return fmt.Sprintf("IsToeplitz(%s, tol=%g)", fmtTable(s), tol)
+	}
+	return fmt.Sprintf("IsToeplitz(a %d×%d matrix, tol=%g)", len(s), len(s[0]), tol)
+}
+
+// RelativeScores returns exercise 15's checks of scores and isT on cases.
+func RelativeScores(scores func(q, k []float64, n int, base float64) [][]float64, isT func(s [][]float64, tol float64) bool,
+	cases RelativeScoresCases) *Exercise {
+	var checks []Check
+	for _, c := range cases.Scores {
+		call := fmt.Sprintf("RoPEScores(q, k, n=%d, base=%g)", c.N, c.Base)
+		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+			q, k := cloneVec(c.Q), cloneVec(c.K)
+			got := scores(q, k, c.N, c.Base)
+			if f := compareTable(call, got, c.Want, 1e-9, label("query position"), label("key position"),
+				func(got [][]float64) *Hint { return diagScores(got, c) }, hintScoresFallback); f != nil {
+				return f
+			}
+			return scoresArgs.check(call, got, arg{"q", q, c.Q}, arg{"k", k, c.K})
+		}})
+	}
+	for _, c := range cases.Toeplitz {
+		call := toeplitzCall(c.S, c.Tol)
+		checks = append(checks, Check{Name: c.Name, Call: call, PanicDiag: func(string) *Hint { return diagToeplitz(isT) }, Run: func() *Failure {
+			s := cloneTable(c.S)
+			if got := isT(s, c.Tol); got != c.Want {
+				return fail(orElse(diagToeplitz(isT), hintToeplitzFallback), fmt.Sprintf("%s = %v; want %v", call, got, c.Want))
+			}
+			return scoresArgs.check(call, nil, arg{"s", s, c.S})
+		}})
+	}
+	for _, c := range cases.YourScores {
+		call := fmt.Sprintf("RoPEScores(q, k, n=%d, base=%g)", c.N, c.Base)
+		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+			if !isT(scores(cloneVec(c.Q), cloneVec(c.K), c.N, c.Base), c.Tol) {
+				return fail(hintToeplitzFallback, fmt.Sprintf("IsToeplitz(%s, %g) = false; RoPE scores depend on b − a only, so want true", call, c.Tol))
+			}
+			return nil
+		}})
+	}
+	return newExercise(15, checks)
 }

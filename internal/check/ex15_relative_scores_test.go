@@ -14,7 +14,7 @@ type mutRelativeFuncs struct {
 }
 
 func mutRelativeScoresSuite() suite {
-	build := func(f mutRelativeFuncs) *Exercise { return RelativeScores(f.scores, f.isT) }
+	build := func(f mutRelativeFuncs, c RelativeScoresCases) *Exercise { return RelativeScores(f.scores, f.isT, c) }
 	return mutSuite(15, build, mutRelative, map[string]*Hint{
 		"scores_transposed":  hintScoresTransposed,
 		"key_not_rotated":    hintScoresKeyUnrotated,

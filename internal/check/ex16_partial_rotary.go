@@ -19,7 +19,8 @@ func init() {
 				"unchanged.",
 			"- Return nil for an odd, negative or too large rotaryDim.",
 		},
-		Checks: func() *Exercise { return PartialRotary(nil) },
+		Cases:  partialRotaryCases(),
+		Checks: func(cases any) *Exercise { return PartialRotary(nil, cases.(PartialRotaryCases)) },
 	})
 }
 
@@ -87,36 +88,65 @@ func diagPartial(got, x []float64, pos int, base float64, rot int) *Hint {
 	return firstMatch(got, sameVec(1e-9), vs...)
 }
 
-// PartialRotary returns exercise 16's checks of fn.
-func PartialRotary(fn func(x []float64, pos int, base float64, rotaryDim int) []float64) *Exercise {
-	check := func(name string, x []float64, pos int, base float64, rot int) Case {
-		return vecCheck{
-			name: name, call: fmt.Sprintf("RotatePartial(x of length %d, pos=%d, base=%g, rotaryDim=%d)", len(x), pos, base, rot),
-			got:  func() []float64 { return fn(cloneVec(x), pos, base, rot) },
-			want: refPartial(x, pos, base, rot), tol: 1e-9, label: label("dimension"),
-			diag:     func(got []float64) *Hint { return diagPartial(got, x, pos, base, rot) },
-			fallback: hintPartialFallback,
-		}.check()
+// PartialCase is one call: RotatePartial(X, Pos, Base, RotaryDim) must
+// equal Want, to 1e-9; Want is nil for a RotaryDim that cannot be rotated.
+type PartialCase struct {
+	Name      string
+	X         []float64
+	Pos       int
+	Base      float64
+	RotaryDim int
+	Want      []float64
+}
+
+// PartialRotaryCases is exercise 16's case table.
+type PartialRotaryCases struct {
+	Rotate []PartialCase `doc:"RotatePartial(X, Pos, Base, RotaryDim) must equal Want, to 1e-9: X[:RotaryDim] rotated as a head of RotaryDim dimensions, the rest copied; nil for an odd, negative or too large RotaryDim."`
+}
+
+func partialRotaryCases() PartialRotaryCases {
+	row := func(name string, x []float64, pos int, base float64, rot int) PartialCase {
+		return PartialCase{name, x, pos, base, rot, refPartial(x, pos, base, rot)}
 	}
-	invalid := func(name string, d, rot int) Case {
-		call := fmt.Sprintf("RotatePartial(x of length %d, pos=3, base=10000, rotaryDim=%d)", d, rot)
-		return Case{Name: name, Call: call, PanicHint: hintPartialInvalid, Run: func() *Failure {
-			if got := fn(randVec(d, 83), 3, 10000, rot); got != nil {
-				return fail(hintPartialInvalid, fmt.Sprintf("%s returned %d values; want nil.", call, len(got)))
-			}
-			return nil
-		}}
+	invalid := func(name string, d, rot int) PartialCase {
+		return PartialCase{name, randVec(d, 83), 3, 10000, rot, nil}
 	}
-	x16 := randVec(16, 81)
-	return newExercise(16, []Case{
-		check("rotary_pct_0.25_d=16", x16, 5, 10000, 4),
-		check("rotary_dim_64_of_256", randVec(256, 82), 100, 10000, 64),
-		check("three_pairs_of_ten_dims", randVec(10, 84), 7, 500000, 6),
-		check("all_dims_rotate", randVec(8, 85), 3, 10000, 8),
-		check("rotary_dim_0_rotates_nothing", randVec(6, 86), 9, 10000, 0),
+	return PartialRotaryCases{Rotate: []PartialCase{
+		row("rotary_pct_0.25_d=16", randVec(16, 81), 5, 10000, 4),
+		row("rotary_dim_64_of_256", randVec(256, 82), 100, 10000, 64),
+		row("three_pairs_of_ten_dims", randVec(10, 84), 7, 500000, 6),
+		row("all_dims_rotate", randVec(8, 85), 3, 10000, 8),
+		row("rotary_dim_0_rotates_nothing", randVec(6, 86), 9, 10000, 0),
 		invalid("odd_rotary_dim_is_refused", 8, 5),
 		invalid("rotary_dim_past_the_head_is_refused", 8, 12),
 		invalid("negative_rotary_dim_is_refused", 8, -2),
-		unchangedVec("x_unchanged", "RotatePartial(x, 5, 10000, 4)", x16, func(in []float64) { fn(in, 5, 10000, 4) }, hintPartialMutates),
-	})
+	}}
+}
+
+var partialArgs = argHints{hintPartialMutates, hintPartialMutates}
+
+// PartialRotary returns exercise 16's checks of fn on cases.
+func PartialRotary(fn func(x []float64, pos int, base float64, rotaryDim int) []float64, cases PartialRotaryCases) *Exercise {
+	var checks []Check
+	for _, c := range cases.Rotate {
+		call := fmt.Sprintf("RotatePartial(x of length %d, pos=%d, base=%g, rotaryDim=%d)", len(c.X), c.Pos, c.Base, c.RotaryDim)
+		var panicHint *Hint
+		if c.Want == nil {
+			panicHint = hintPartialInvalid
+		}
+		checks = append(checks, Check{Name: c.Name, Call: call, PanicHint: panicHint, Run: func() *Failure {
+			x := cloneVec(c.X)
+			got := fn(x, c.Pos, c.Base, c.RotaryDim)
+			if c.Want == nil {
+				if f := wantNil(call, got, hintPartialInvalid); f != nil {
+					return f
+				}
+			} else if f := compareVec(call, got, c.Want, 1e-9, label("dimension"),
+				func(got []float64) *Hint { return diagPartial(got, c.X, c.Pos, c.Base, c.RotaryDim) }, hintPartialFallback); f != nil {
+				return f
+			}
+			return partialArgs.check(call, got, arg{"x", x, c.X})
+		}})
+	}
+	return newExercise(16, checks)
 }

@@ -19,7 +19,8 @@ func init() {
 			"- `HeadScores`: q = wq·x (entry r = Σ_c wq[r][c]·x[c]), k = wk·y; for each head take its headDim " +
 				"slice, rotate q's to m and k's to n with exercise 7 or 8, and take the dot product.",
 		},
-		Checks: func() *Exercise { return ConvertQK(nil, nil) },
+		Cases:  convertQKCases(),
+		Checks: func(cases any) *Exercise { return ConvertQK(nil, nil, cases.(ConvertQKCases)) },
 	})
 }
 
@@ -104,9 +105,46 @@ func refHeadScores(wq, wk [][]float64, heads int, x, y []float64, m, n int, layo
 	return out
 }
 
-// ConvertQK returns exercise 17's checks of convert and scores.
-func ConvertQK(convert func(w [][]float64, numHeads int) [][]float64,
-	scores func(wq, wk [][]float64, numHeads int, x, y []float64, m, n int, halves bool) []float64) *Exercise {
+// ConvertQKCase is one call: ConvertQKRows(W, NumHeads) must equal Want
+// exactly; Want is nil for a shape that cannot be converted.
+type ConvertQKCase struct {
+	Name     string
+	W        [][]float64
+	NumHeads int
+	Want     [][]float64
+}
+
+// HeadScoresCase is one call: HeadScores(Wq, Wk, NumHeads, X, Y, M, N,
+// Halves) must equal Want, to 1e-9.
+type HeadScoresCase struct {
+	Name     string
+	Wq, Wk   [][]float64
+	NumHeads int
+	X, Y     []float64
+	M, N     int
+	Halves   bool
+	Want     []float64
+}
+
+// SameScoresCase checks what the conversion is for: HeadScores of the
+// converted weights, rotated in halves, must equal HeadScores of the
+// original weights rotated interleaved, to 1e-9.
+type SameScoresCase struct {
+	Name     string
+	Wq, Wk   [][]float64
+	NumHeads int
+	X, Y     []float64
+	M, N     int
+}
+
+// ConvertQKCases is exercise 17's case table.
+type ConvertQKCases struct {
+	Convert    []ConvertQKCase  `doc:"ConvertQKRows(W, NumHeads) must equal Want exactly: in each head h, new row h·headDim+i is old row h·headDim+2i and new row h·headDim+i+headDim/2 is old row h·headDim+2i+1 (nil when the shape cannot be converted). W[r][c] = 10r + c, so that a misplaced row or column shows."`
+	Scores     []HeadScoresCase `doc:"HeadScores(Wq, Wk, NumHeads, X, Y, M, N, Halves) must equal Want, to 1e-9: for each head h, ⟨head h of Wq·X rotated to M, head h of Wk·Y rotated to N⟩."`
+	SameScores []SameScoresCase `doc:"HeadScores(ConvertQKRows(Wq), ConvertQKRows(Wk), …, true) must equal HeadScores(Wq, Wk, …, false), to 1e-9: converting a checkpoint leaves every score unchanged."`
+}
+
+func convertQKCases() ConvertQKCases {
 	// Two heads of 4 dimensions over a model width of 8: entry [r][c] = 10r + c,
 	// so that a misplaced row or column shows.
 	w := make([][]float64, 8)
@@ -116,110 +154,127 @@ func ConvertQK(convert func(w [][]float64, numHeads int) [][]float64,
 			w[r][c] = float64(10*r + c)
 		}
 	}
-	type v = variant[[][]float64]
-	convertCase := func(name string, w [][]float64, heads int) Case {
-		call := fmt.Sprintf("ConvertQKRows(w %d×%d, numHeads=%d)", len(w), len(w[0]), heads)
-		hd := len(w) / heads
-		return tableCheck{
-			name: name, call: call,
-			got:  func() [][]float64 { return convert(cloneTable(w), heads) },
-			want: refConvertQK(w, heads), tol: 0,
-			row: func(r int) string { return fmt.Sprintf("row %d (head %d, dimension %d)", r, r/hd, r%hd) }, col: label("column"),
-			diag: func(got [][]float64) *Hint {
-				vs := []v{
-					{hintConvertQKInverse, convertRows(w, heads, layoutPerm(hd, posenc.Halves, posenc.Interleaved))},
-					{hintConvertQKColumns, transpose(convertRows(transpose(w), heads, layoutPerm(hd, posenc.Interleaved, posenc.Halves)))},
-				}
-				if heads > 1 {
-					vs = append(vs, v{hintConvertQKWhole, convertRows(w, 1, layoutPerm(len(w), posenc.Interleaved, posenc.Halves))})
-				}
-				return firstMatch(got, sameTable(0), vs...)
-			},
-			fallback: hintConvertQKFallback,
-		}.check()
-	}
-	invalid := func(name string, rows, heads int) Case {
-		call := fmt.Sprintf("ConvertQKRows(w %d×8, numHeads=%d)", rows, heads)
-		return Case{Name: name, Call: call, PanicHint: hintConvertQKInvalid, Run: func() *Failure {
-			if got := convert(randTable(rows, 8, 91), heads); got != nil {
-				return fail(hintConvertQKInvalid, fmt.Sprintf("%s returned %d rows; want nil.", call, len(got)))
-			}
-			return nil
-		}}
+	convert := func(name string, w [][]float64, heads int) ConvertQKCase {
+		return ConvertQKCase{name, w, heads, refConvertQK(w, heads)}
 	}
 	wq, wk := randTable(12, 6, 92), randTable(12, 6, 93)
 	x, y := randVec(6, 94), randVec(6, 95)
 	const heads, m, n = 3, 7, 2
-	scoreCase := func(name string, halves bool) Case {
+	scores := func(name string, halves bool) HeadScoresCase {
 		layout := posenc.Interleaved
 		if halves {
 			layout = posenc.Halves
 		}
-		call := fmt.Sprintf("HeadScores(wq 12×6, wk 12×6, numHeads=3, x, y, m=%d, n=%d, halves=%v)", m, n, halves)
-		return vecCheck{
-			name: name, call: call,
-			got: func() []float64 {
-				return scores(cloneTable(wq), cloneTable(wk), heads, cloneVec(x), cloneVec(y), m, n, halves)
-			},
-			want: refHeadScores(wq, wk, heads, x, y, m, n, layout), tol: 1e-9, label: label("head"),
-			diag: func(got []float64) *Hint {
-				other := posenc.Halves
-				if halves {
-					other = posenc.Interleaved
-				}
-				type vv = variant[[]float64]
-				one := refHeadScores(wq, wk, 1, x, y, m, n, layout)
-				return firstMatch(got, sameVec(1e-9),
-					vv{hintHeadScoresOneHead, one},
-					vv{hintHeadScoresOneHead, []float64{dot(matVec(wq, x), matVec(wk, y))}},
-					vv{hintHeadScoresPositions, refHeadScores(wq, wk, heads, x, y, n, m, layout)},
-					vv{hintHeadScoresPositions, refHeadScores(wq, wk, heads, x, y, m, m, layout)},
-					vv{hintHeadScoresLayout, refHeadScores(wq, wk, heads, x, y, m, n, other)},
-				)
-			},
-			fallback: hintHeadScoresFallback,
-		}.check()
+		return HeadScoresCase{name, wq, wk, heads, x, y, m, n, halves, refHeadScores(wq, wk, heads, x, y, m, n, layout)}
 	}
-	return newExercise(17, []Case{
-		convertCase("two_heads_of_4", w, 2),
-		convertCase("one_head_of_8", w, 1),
-		convertCase("four_heads_of_2", w, 4),
-		invalid("odd_head_size_is_refused", 6, 2),
-		invalid("rows_not_a_multiple_of_heads", 8, 3),
-		invalid("no_heads_is_refused", 8, 0),
-		{Name: "result_rows_are_copies", Call: "ConvertQKRows(w 8×8, numHeads=2)", Run: func() *Failure {
-			in := cloneTable(w)
-			out := convert(in, 2)
-			if r, _ := diffTable(in, w, 0); r >= 0 {
-				return fail(hintConvertQKShares, "ConvertQKRows(w, 2) changed w.")
+	return ConvertQKCases{
+		Convert: []ConvertQKCase{
+			convert("two_heads_of_4", w, 2),
+			convert("one_head_of_8", w, 1),
+			convert("four_heads_of_2", w, 4),
+			{"odd_head_size_is_refused", randTable(6, 8, 91), 2, nil},
+			{"rows_not_a_multiple_of_heads", randTable(8, 8, 91), 3, nil},
+			{"no_heads_is_refused", randTable(8, 8, 91), 0, nil},
+		},
+		Scores:     []HeadScoresCase{scores("scores_interleaved", false), scores("scores_halves", true)},
+		SameScores: []SameScoresCase{{"converted_weights_give_the_same_scores", wq, wk, heads, x, y, m, n}},
+	}
+}
+
+var convertQKArgs = argHints{hintConvertQKShares, hintConvertQKShares}
+
+// diagConvertQK names the idea behind a wrong conversion.
+func diagConvertQK(got [][]float64, c ConvertQKCase) *Hint {
+	w, heads := c.W, c.NumHeads
+	hd := len(w) / heads
+	type v = variant[[][]float64]
+	vs := []v{
+		{hintConvertQKInverse, convertRows(w, heads, layoutPerm(hd, posenc.Halves, posenc.Interleaved))},
+		{hintConvertQKColumns, transpose(convertRows(transpose(w), heads, layoutPerm(hd, posenc.Interleaved, posenc.Halves)))},
+	}
+	if heads > 1 {
+		vs = append(vs, v{hintConvertQKWhole, convertRows(w, 1, layoutPerm(len(w), posenc.Interleaved, posenc.Halves))})
+	}
+	return firstMatch(got, sameTable(0), vs...)
+}
+
+// diagHeadScores names the idea behind wrong head scores.
+func diagHeadScores(got []float64, c HeadScoresCase) *Hint {
+	layout, other := posenc.Interleaved, posenc.Halves
+	if c.Halves {
+		layout, other = other, layout
+	}
+	wq, wk, heads, x, y, m, n := c.Wq, c.Wk, c.NumHeads, c.X, c.Y, c.M, c.N
+	type vv = variant[[]float64]
+	return firstMatch(got, sameVec(1e-9),
+		vv{hintHeadScoresOneHead, refHeadScores(wq, wk, 1, x, y, m, n, layout)},
+		vv{hintHeadScoresOneHead, []float64{dot(matVec(wq, x), matVec(wk, y))}},
+		vv{hintHeadScoresPositions, refHeadScores(wq, wk, heads, x, y, n, m, layout)},
+		vv{hintHeadScoresPositions, refHeadScores(wq, wk, heads, x, y, m, m, layout)},
+		vv{hintHeadScoresLayout, refHeadScores(wq, wk, heads, x, y, m, n, other)},
+	)
+}
+
+// convertQKCheck is a check of one conversion row.
+func convertQKCheck(convert func(w [][]float64, numHeads int) [][]float64, c ConvertQKCase) Check {
+	call := fmt.Sprintf("ConvertQKRows(w %d×%d, numHeads=%d)", len(c.W), len(c.W[0]), c.NumHeads)
+	var panicHint *Hint
+	if c.Want == nil {
+		panicHint = hintConvertQKInvalid
+	}
+	return Check{Name: c.Name, Call: call, PanicHint: panicHint, Run: func() *Failure {
+		w := cloneTable(c.W)
+		got := convert(w, c.NumHeads)
+		if c.Want == nil {
+			if got != nil {
+				return fail(hintConvertQKInvalid, fmt.Sprintf("%s returned %d rows; want nil.", call, len(got)))
 			}
-			if len(out) != len(w) || len(out[0]) == 0 {
-				return fail(hintConvertQKFallback, "ConvertQKRows(w 8×8, numHeads=2) did not return 8 rows.")
+		} else {
+			hd := len(c.W) / c.NumHeads
+			if f := compareTable(call, got, c.Want, 0, func(r int) string { return fmt.Sprintf("row %d (head %d, dimension %d)", r, r/hd, r%hd) },
+				label("column"), func(got [][]float64) *Hint { return diagConvertQK(got, c) }, hintConvertQKFallback); f != nil {
+				return f
 			}
-			for r := range out {
-				if len(out[r]) > 0 {
-					out[r][0] += 1000
-				}
+		}
+		return convertQKArgs.check(call, got, arg{"w", w, c.W})
+	}}
+}
+
+// ConvertQK returns exercise 17's checks of convert and scores on cases.
+func ConvertQK(convert func(w [][]float64, numHeads int) [][]float64,
+	scores func(wq, wk [][]float64, numHeads int, x, y []float64, m, n int, halves bool) []float64, cases ConvertQKCases) *Exercise {
+	var checks []Check
+	for _, c := range cases.Convert {
+		checks = append(checks, convertQKCheck(convert, c))
+	}
+	for _, c := range cases.Scores {
+		call := fmt.Sprintf("HeadScores(wq %d×%d, wk %d×%d, numHeads=%d, x, y, m=%d, n=%d, halves=%v)",
+			len(c.Wq), len(c.Wq[0]), len(c.Wk), len(c.Wk[0]), c.NumHeads, c.M, c.N, c.Halves)
+		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+			wq, wk, x, y := cloneTable(c.Wq), cloneTable(c.Wk), cloneVec(c.X), cloneVec(c.Y)
+			got := scores(wq, wk, c.NumHeads, x, y, c.M, c.N, c.Halves)
+			if f := compareVec(call, got, c.Want, 1e-9, label("head"), func(got []float64) *Hint { return diagHeadScores(got, c) },
+				hintHeadScoresFallback); f != nil {
+				return f
 			}
-			if r, _ := diffTable(in, w, 0); r >= 0 {
-				return fail(hintConvertQKShares, fmt.Sprintf("after out := ConvertQKRows(w, 2), changing the result changed w's row %d.", r))
+			return argHints{hintMutates, hintShares}.check(call, got, arg{"wq", wq, c.Wq}, arg{"wk", wk, c.Wk}, arg{"x", x, c.X}, arg{"y", y, c.Y})
+		}})
+	}
+	for _, c := range cases.SameScores {
+		call := fmt.Sprintf("HeadScores(ConvertQKRows(wq, %d), ConvertQKRows(wk, %d), %d, x, y, %d, %d, true)", c.NumHeads, c.NumHeads, c.NumHeads, c.M, c.N)
+		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+			before := scores(cloneTable(c.Wq), cloneTable(c.Wk), c.NumHeads, cloneVec(c.X), cloneVec(c.Y), c.M, c.N, false)
+			after := scores(convert(cloneTable(c.Wq), c.NumHeads), convert(cloneTable(c.Wk), c.NumHeads), c.NumHeads, cloneVec(c.X), cloneVec(c.Y), c.M, c.N, true)
+			if len(before) == 0 {
+				return fail(hintHeadScoresFallback, "HeadScores returned no scores.")
+			}
+			if i := diffVec(after, before, 1e-9); i >= 0 {
+				return fail(hintScoresUnchangedFallback, append([]string{
+					"scores after converting the weights and rotating in halves differ from the interleaved scores:"},
+					vecDiffLines(after, before, min(i, len(after)-1, len(before)-1), label("head"))...)...)
 			}
 			return nil
-		}},
-		scoreCase("scores_interleaved", false),
-		scoreCase("scores_halves", true),
-		{Name: "converted_weights_give_the_same_scores", Call: "HeadScores(ConvertQKRows(wq, 3), ConvertQKRows(wk, 3), 3, x, y, 7, 2, true)",
-			Run: func() *Failure {
-				before := scores(cloneTable(wq), cloneTable(wk), heads, cloneVec(x), cloneVec(y), m, n, false)
-				after := scores(convert(cloneTable(wq), heads), convert(cloneTable(wk), heads), heads, cloneVec(x), cloneVec(y), m, n, true)
-				if i := diffVec(after, before, 1e-9); i >= 0 && len(before) > 0 {
-					return fail(hintScoresUnchangedFallback, append([]string{
-						"scores after converting the weights and rotating in halves differ from the interleaved scores:"},
-						vecDiffLines(after, before, min(i, len(after)-1, len(before)-1), label("head"))...)...)
-				} else if len(before) == 0 {
-					return fail(hintHeadScoresFallback, "HeadScores returned no scores.")
-				}
-				return nil
-			}},
-	})
+		}})
+	}
+	return newExercise(17, checks)
 }

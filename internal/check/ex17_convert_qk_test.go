@@ -12,7 +12,7 @@ type mutConvertFuncs struct {
 }
 
 func mutConvertQKSuite() suite {
-	build := func(f mutConvertFuncs) *Exercise { return ConvertQK(f.convert, f.scores) }
+	build := func(f mutConvertFuncs, c ConvertQKCases) *Exercise { return ConvertQK(f.convert, f.scores, c) }
 	return mutSuite(17, build, mutConvert, map[string]*Hint{
 		"whole_matrix_one_head":    hintConvertQKWhole,
 		"inverse_permutation":      hintConvertQKInverse,

@@ -23,7 +23,8 @@ func init() {
 				"128, base 10000, 4096 → 16384) gives pairs 46 … 63 and s ≈ 6.68.",
 			"- Nothing past: 1. Pair 0 past (NTK never changes it): `math.Inf(1)`.",
 		},
-		Checks: func() *Exercise { return ChooseFactor(nil, nil) },
+		Cases:  chooseFactorCases(),
+		Checks: func(cases any) *Exercise { return ChooseFactor(nil, nil, cases.(ChooseFactorCases)) },
 	})
 }
 
@@ -121,64 +122,109 @@ func pastTrainedNTK(d int, base float64, trainLen, targetLen int, s float64) []i
 	return out
 }
 
-// ChooseFactor returns exercise 18's checks of past and factor.
-func ChooseFactor(past func(d int, base float64, trainLen, targetLen int) []int,
-	factor func(d int, base float64, trainLen, targetLen int) float64) *Exercise {
-	pastCase := func(name string, d int, base float64, trainLen, targetLen int) Case {
-		call := fmt.Sprintf("PairsPastTrained(d=%d, base=%g, trainLen=%d, targetLen=%d)", d, base, trainLen, targetLen)
-		want := refPastTrained(d, base, trainLen, targetLen, 2*math.Pi, trainLen, true)
-		return Case{Name: name, Call: call, Run: func() *Failure {
-			got := past(d, base, trainLen, targetLen)
-			if slices.Equal(got, want) {
-				return nil
-			}
-			var hint *Hint
-			all := make([]int, d/2)
-			for i := range all {
-				all[i] = i
-			}
-			complement := slices.DeleteFunc(slices.Clone(all), func(i int) bool { return slices.Contains(want, i) })
-			switch {
-			case slices.Equal(got, refPastTrained(d, base, trainLen, targetLen, 1, trainLen, true)):
-				hint = hintPastTwoPi
-			case slices.Equal(got, refPastTrained(d, base, trainLen, targetLen, 2*math.Pi, targetLen, true)):
-				hint = hintPastTargetLen
-			case slices.Equal(got, refPastTrained(d, base, trainLen, targetLen, 2*math.Pi, trainLen, false)):
-				hint = hintPastNotLonger
-			case len(want) > 0 && slices.Equal(got, complement):
-				hint = hintPastComplement
-			}
-			return fail(orElse(hint, hintPastFallback), fmt.Sprintf("%s = %v; want %v", call, got, want))
-		}}
+// PairsCase is one call: PairsPastTrained(D, Base, TrainLen, TargetLen)
+// must equal Want.
+type PairsCase struct {
+	Name                string
+	D                   int
+	Base                float64
+	TrainLen, TargetLen int
+	Want                []int
+}
+
+// NTKFactorCase is one call: SmallestNTKFactor(D, Base, TrainLen,
+// TargetLen) must equal Want, to 1e-9.
+type NTKFactorCase struct {
+	Name                string
+	D                   int
+	Base                float64
+	TrainLen, TargetLen int
+	Want                float64
+}
+
+// ChooseFactorCases is exercise 18's case table.
+type ChooseFactorCases struct {
+	Pairs  []PairsCase     `doc:"PairsPastTrained(D, Base, TrainLen, TargetLen) must equal Want: the pairs i with TrainLen·θ_i < 2π, when TargetLen > TrainLen."`
+	Factor []NTKFactorCase `doc:"SmallestNTKFactor(D, Base, TrainLen, TargetLen) must equal Want, to 1e-9: s = (TargetLen/TrainLen)^((D−2)/(2·i₀)) for the first pair past its trained angles, i₀; 1 when there is none, +Inf when it is pair 0."`
+}
+
+func chooseFactorCases() ChooseFactorCases {
+	pairs := func(name string, d int, base float64, trainLen, targetLen int) PairsCase {
+		return PairsCase{name, d, base, trainLen, targetLen, refPastTrained(d, base, trainLen, targetLen, 2*math.Pi, trainLen, true)}
 	}
-	factorCase := func(name string, d int, base float64, trainLen, targetLen int) Case {
-		call := fmt.Sprintf("SmallestNTKFactor(d=%d, base=%g, trainLen=%d, targetLen=%d)", d, base, trainLen, targetLen)
+	factor := func(name string, d int, base float64, trainLen, targetLen int) NTKFactorCase {
 		want := refNTKFactor(d, base, trainLen, targetLen, false, false, false, nil)
 		if !math.IsInf(want, 1) && len(pastTrainedNTK(d, base, trainLen, targetLen, want*(1+1e-12))) > 0 {
 			panic("check: the reference NTK factor leaves pairs past their trained angles for " + name)
 		}
-		return Case{Name: name, Call: call, Run: func() *Failure {
-			got := factor(d, base, trainLen, targetLen)
-			if closeTo(got, want, 1e-9) {
+		return NTKFactorCase{name, d, base, trainLen, targetLen, want}
+	}
+	return ChooseFactorCases{
+		Pairs: []PairsCase{
+			pairs("pairs_lesson_5_llama2_head_4096_to_16384", 128, 10000, 4096, 16384),
+			pairs("pairs_llama3_base_8192_to_32768", 128, 500000, 8192, 32768),
+			pairs("pairs_small_head_100_to_400", 16, 10000, 100, 400),
+			pairs("pairs_same_length_nothing_past", 64, 10000, 4096, 4096),
+			pairs("pairs_shorter_input_nothing_past", 64, 10000, 4096, 1000),
+		},
+		Factor: []NTKFactorCase{
+			factor("factor_lesson_5_is_6.68", 128, 10000, 4096, 16384),
+			factor("factor_lengths_not_multiples_4096_to_10000", 64, 10000, 4096, 10000),
+			factor("factor_llama3_base_8192_to_32768", 128, 500000, 8192, 32768),
+			factor("factor_small_head_100_to_400", 16, 10000, 100, 400),
+			factor("factor_same_length_is_1", 64, 10000, 4096, 4096),
+			factor("factor_pair_0_never_turned_no_factor_helps", 8, 10000, 4, 16),
+		},
+	}
+}
+
+// diagPairs names the idea behind a wrong list of pairs.
+func diagPairs(got []int, c PairsCase) *Hint {
+	d, base, trainLen, targetLen := c.D, c.Base, c.TrainLen, c.TargetLen
+	all := make([]int, d/2)
+	for i := range all {
+		all[i] = i
+	}
+	complement := slices.DeleteFunc(slices.Clone(all), func(i int) bool { return slices.Contains(c.Want, i) })
+	switch {
+	case slices.Equal(got, refPastTrained(d, base, trainLen, targetLen, 1, trainLen, true)):
+		return hintPastTwoPi
+	case slices.Equal(got, refPastTrained(d, base, trainLen, targetLen, 2*math.Pi, targetLen, true)):
+		return hintPastTargetLen
+	case slices.Equal(got, refPastTrained(d, base, trainLen, targetLen, 2*math.Pi, trainLen, false)):
+		return hintPastNotLonger
+	case len(c.Want) > 0 && slices.Equal(got, complement):
+		return hintPastComplement
+	}
+	return nil
+}
+
+// ChooseFactor returns exercise 18's checks of past and factor on cases.
+func ChooseFactor(past func(d int, base float64, trainLen, targetLen int) []int,
+	factor func(d int, base float64, trainLen, targetLen int) float64, cases ChooseFactorCases) *Exercise {
+	var checks []Check
+	for _, c := range cases.Pairs {
+		call := fmt.Sprintf("PairsPastTrained(d=%d, base=%g, trainLen=%d, targetLen=%d)", c.D, c.Base, c.TrainLen, c.TargetLen)
+		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+			got := past(c.D, c.Base, c.TrainLen, c.TargetLen)
+			if slices.Equal(got, c.Want) {
 				return nil
 			}
-			return fail(orElse(diagFactor(got, want, d, base, trainLen, targetLen, past, factor), hintFactorFallback),
-				fmt.Sprintf("%s = %s; want %s", call, fmtNum(got), fmtNum(want)))
-		}}
+			return fail(orElse(diagPairs(got, c), hintPastFallback), fmt.Sprintf("%s = %v; want %v", call, got, c.Want))
+		}})
 	}
-	return newExercise(18, []Case{
-		pastCase("pairs_lesson_5_llama2_head_4096_to_16384", 128, 10000, 4096, 16384),
-		pastCase("pairs_llama3_base_8192_to_32768", 128, 500000, 8192, 32768),
-		pastCase("pairs_small_head_100_to_400", 16, 10000, 100, 400),
-		pastCase("pairs_same_length_nothing_past", 64, 10000, 4096, 4096),
-		pastCase("pairs_shorter_input_nothing_past", 64, 10000, 4096, 1000),
-		factorCase("factor_lesson_5_is_6.68", 128, 10000, 4096, 16384),
-		factorCase("factor_lengths_not_multiples_4096_to_10000", 64, 10000, 4096, 10000),
-		factorCase("factor_llama3_base_8192_to_32768", 128, 500000, 8192, 32768),
-		factorCase("factor_small_head_100_to_400", 16, 10000, 100, 400),
-		factorCase("factor_same_length_is_1", 64, 10000, 4096, 4096),
-		factorCase("factor_pair_0_never_turned_no_factor_helps", 8, 10000, 4, 16),
-	})
+	for _, c := range cases.Factor {
+		call := fmt.Sprintf("SmallestNTKFactor(d=%d, base=%g, trainLen=%d, targetLen=%d)", c.D, c.Base, c.TrainLen, c.TargetLen)
+		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+			got := factor(c.D, c.Base, c.TrainLen, c.TargetLen)
+			if closeTo(got, c.Want, 1e-9) {
+				return nil
+			}
+			return fail(orElse(diagFactor(got, c.Want, c.D, c.Base, c.TrainLen, c.TargetLen, past, factor), hintFactorFallback),
+				fmt.Sprintf("%s = %s; want %s", call, fmtNum(got), fmtNum(c.Want)))
+		}})
+	}
+	return newExercise(18, checks)
 }
 
 // diagFactor names the idea behind a wrong factor. A wrong list of pairs

@@ -14,7 +14,7 @@ type mutChooseFuncs struct {
 }
 
 func mutChooseFactorSuite() suite {
-	build := func(f mutChooseFuncs) *Exercise { return ChooseFactor(f.past, f.factor) }
+	build := func(f mutChooseFuncs, c ChooseFactorCases) *Exercise { return ChooseFactor(f.past, f.factor, c) }
 	return mutSuite(18, build, mutChoose, map[string]*Hint{
 		"radians_not_turns": hintPastTwoPi,
 		"decides_at_target": hintPastTargetLen,

@@ -21,7 +21,8 @@ func init() {
 				"last new row has x = L−1 exactly, where lo+1 is past the end.",
 			"- For L = 4 and newLen = 7 the new rows sit at 0, 0.5, 1, 1.5, 2, 2.5, 3.",
 		},
-		Checks: func() *Exercise { return InterpolateTable(nil) },
+		Cases:  interpolateCases(),
+		Checks: func(cases any) *Exercise { return InterpolateTable(nil, cases.(InterpolateCases)) },
 	})
 }
 
@@ -89,83 +90,97 @@ func refInterpolate(table [][]float64, n int, o interpolateOpts) [][]float64 {
 	return out
 }
 
-// InterpolateTable returns exercise 19's checks of fn.
-func InterpolateTable(fn func(table [][]float64, newLen int) [][]float64) *Exercise {
-	check := func(name string, table [][]float64, n int) Case {
-		call := fmt.Sprintf("InterpolateTable(table %d×%d, newLen=%d)", len(table), len(table[0]), n)
-		l := len(table)
-		return tableCheck{
-			name: name, call: call,
-			got:  func() [][]float64 { return fn(cloneTable(table), n) },
-			want: refInterpolate(table, n, interpolateOpts{}), tol: 1e-12,
-			row: func(p int) string {
-				if n == 1 {
-					return "row 0"
-				}
-				return fmt.Sprintf("row %d (old position %.4g)", p, float64(p)*float64(l-1)/float64(n-1))
-			},
-			col: label("dimension"),
-			diag: func(got [][]float64) *Hint {
-				type v = variant[[][]float64]
-				vs := []v{
-					{hintInterpIntRatio, refInterpolate(table, n, interpolateOpts{step: func(l, n int) float64 {
-						if n == 1 {
-							return 0
-						}
-						return float64((l - 1) / (n - 1))
-					}})},
-					{hintInterpNearest, refInterpolate(table, n, interpolateOpts{nearest: true})},
-					{hintInterpWeights, refInterpolate(table, n, interpolateOpts{swapped: true})},
-					{hintInterpEnds, refInterpolate(table, n, interpolateOpts{step: func(l, n int) float64 { return float64(l) / float64(n) }})},
-					{hintInterpEnds, refInterpolate(table, n, interpolateOpts{step: func(l, n int) float64 { return float64(l-1) / float64(n) }})},
-				}
-				if h := firstMatch(got, sameTable(1e-12), vs...); h != nil {
-					return h
-				}
-				if n == 1 && len(nanRows(got)) > 0 && nanRows(got)[0] {
-					return hintInterpOneRow // 0·(L−1)/0 is NaN
-				}
-				return nil
-			},
-			fallback: hintInterpFallback,
-			panicDiag: func(msg string) *Hint {
-				if n == 1 {
-					return hintInterpOneRow
-				}
-				if strings.Contains(msg, fmt.Sprintf("index out of range [%d] with length %d", l, l)) {
-					return hintInterpLastRow
-				}
-				return nil
-			},
-		}.check()
+// InterpolateCase is one call: InterpolateTable(Table, NewLen) must equal
+// Want, to 1e-12.
+type InterpolateCase struct {
+	Name   string
+	Table  [][]float64
+	NewLen int
+	Want   [][]float64
+}
+
+// InterpolateCases is exercise 19's case table.
+type InterpolateCases struct {
+	Stretch []InterpolateCase `doc:"InterpolateTable(Table, NewLen) must equal Want, to 1e-12: new row p reads Table at x = p·(L−1)/(NewLen−1), blending rows ⌊x⌋ and ⌊x⌋+1 linearly (PyTorch's interpolate with align_corners=True)."`
+}
+
+func interpolateCases() InterpolateCases {
+	row := func(name string, table [][]float64, n int) InterpolateCase {
+		return InterpolateCase{name, table, n, refInterpolate(table, n, interpolateOpts{})}
 	}
 	t4 := randTable(4, 3, 101)
-	return newExercise(19, []Case{
-		check("4_rows_to_7_half_steps", t4, 7),
-		check("5_rows_to_8_steps_of_4/7", randTable(5, 2, 102), 8),
-		check("3_rows_to_10", randTable(3, 4, 103), 10),
-		check("6_rows_shrunk_to_4", randTable(6, 2, 104), 4),
-		check("same_length_is_a_copy", t4, 4),
-		check("one_trained_row_repeats", randTable(1, 3, 105), 4),
-		check("one_new_row_is_row_0", t4, 1),
-		{Name: "table_unchanged_and_not_shared", Call: "InterpolateTable(table 4×3, newLen=7)", Run: func() *Failure {
-			in := cloneTable(t4)
-			out := fn(in, 7)
-			if r, _ := diffTable(in, t4, 0); r >= 0 {
-				return fail(hintInterpShares, "InterpolateTable(table, 7) changed the table.")
+	return InterpolateCases{Stretch: []InterpolateCase{
+		row("4_rows_to_7_half_steps", t4, 7),
+		row("5_rows_to_8_steps_of_4_7ths", randTable(5, 2, 102), 8),
+		row("3_rows_to_10", randTable(3, 4, 103), 10),
+		row("6_rows_shrunk_to_4", randTable(6, 2, 104), 4),
+		row("same_length_is_a_copy", t4, 4),
+		row("one_trained_row_repeats", randTable(1, 3, 105), 4),
+		row("one_new_row_is_row_0", t4, 1),
+	}}
+}
+
+// diagInterpolate names the idea behind a wrong interpolation.
+func diagInterpolate(got [][]float64, c InterpolateCase) *Hint {
+	table, n := c.Table, c.NewLen
+	type v = variant[[][]float64]
+	vs := []v{
+		{hintInterpIntRatio, refInterpolate(table, n, interpolateOpts{step: func(l, n int) float64 {
+			if n == 1 {
+				return 0
 			}
-			if len(out) != 7 {
-				return fail(hintInterpFallback, fmt.Sprintf("InterpolateTable(table 4×3, newLen=7) returned %d rows; want 7.", len(out)))
+			return float64((l - 1) / (n - 1))
+		}})},
+		{hintInterpNearest, refInterpolate(table, n, interpolateOpts{nearest: true})},
+		{hintInterpWeights, refInterpolate(table, n, interpolateOpts{swapped: true})},
+		{hintInterpEnds, refInterpolate(table, n, interpolateOpts{step: func(l, n int) float64 { return float64(l) / float64(n) }})},
+		{hintInterpEnds, refInterpolate(table, n, interpolateOpts{step: func(l, n int) float64 { return float64(l-1) / float64(n) }})},
+	}
+	if h := firstMatch(got, sameTable(1e-12), vs...); h != nil {
+		return h
+	}
+	if n == 1 && len(nanRows(got)) > 0 && nanRows(got)[0] {
+		return hintInterpOneRow // 0·(L−1)/0 is NaN
+	}
+	return nil
+}
+
+// diagInterpolatePanic names the idea behind a panic.
+func diagInterpolatePanic(msg string, c InterpolateCase) *Hint {
+	l := len(c.Table)
+	if c.NewLen == 1 {
+		return hintInterpOneRow
+	}
+	if strings.Contains(msg, fmt.Sprintf("index out of range [%d] with length %d", l, l)) {
+		return hintInterpLastRow
+	}
+	return nil
+}
+
+var interpolateArgs = argHints{hintInterpShares, hintInterpShares}
+
+// InterpolateTable returns exercise 19's checks of fn on cases.
+func InterpolateTable(fn func(table [][]float64, newLen int) [][]float64, cases InterpolateCases) *Exercise {
+	var checks []Check
+	for _, c := range cases.Stretch {
+		l, n := len(c.Table), c.NewLen
+		call := fmt.Sprintf("InterpolateTable(table %d×%d, newLen=%d)", l, len(c.Table[0]), n)
+		row := func(p int) string {
+			if n == 1 {
+				return "row 0"
 			}
-			for p := range out {
-				if len(out[p]) > 0 {
-					out[p][0] += 100
+			return fmt.Sprintf("row %d (old position %.4g)", p, float64(p)*float64(l-1)/float64(n-1))
+		}
+		checks = append(checks, Check{Name: c.Name, Call: call, PanicDiag: func(msg string) *Hint { return diagInterpolatePanic(msg, c) },
+			Run: func() *Failure {
+				table := cloneTable(c.Table)
+				got := fn(table, n)
+				if f := compareTable(call, got, c.Want, 1e-12, row, label("dimension"),
+					func(got [][]float64) *Hint { return diagInterpolate(got, c) }, hintInterpFallback); f != nil {
+					return f
 				}
-			}
-			if r, _ := diffTable(in, t4, 0); r >= 0 {
-				return fail(hintInterpShares, fmt.Sprintf("after out := InterpolateTable(table, 7), changing out changed table row %d.", r))
-			}
-			return nil
-		}},
-	})
+				return interpolateArgs.check(call, got, arg{"table", table, c.Table})
+			}})
+	}
+	return newExercise(19, checks)
 }

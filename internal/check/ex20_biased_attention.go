@@ -1,7 +1,6 @@
 package check
 
 import (
-	"fmt"
 	"math"
 	"strings"
 
@@ -18,7 +17,8 @@ func init() {
 				"Σ_j w_ij·v_j.",
 			"- With the row maximum subtracted, exp(−Inf) = 0 gives a masked key weight 0, as it should.",
 		},
-		Checks: func() *Exercise { return BiasedAttention(nil) },
+		Cases:  biasedAttentionCases(),
+		Checks: func(cases any) *Exercise { return BiasedAttention(nil, cases.(BiasedAttentionCases)) },
 	})
 }
 
@@ -66,78 +66,109 @@ func negate(t [][]float64) [][]float64 {
 	return out
 }
 
-// BiasedAttention returns exercise 20's checks of fn.
-func BiasedAttention(fn func(q, k, v, bias [][]float64) [][]float64) *Exercise {
+// BiasedCase is one call: BiasedAttention(Q, K, V, Bias) must equal Want,
+// to 1e-9. About says what Bias is.
+type BiasedCase struct {
+	Name          string
+	Q, K, V, Bias [][]float64
+	About         string
+	Want          [][]float64
+}
+
+// BiasedAttentionCases is exercise 20's case table.
+type BiasedAttentionCases struct {
+	Attention []BiasedCase `doc:"BiasedAttention(Q, K, V, Bias) must equal Want, to 1e-9: softmax(Q·Kᵀ/√d + Bias)·V, with exp(−Inf) = 0 for a masked key."`
+}
+
+func biasedAttentionCases() BiasedAttentionCases {
 	x := randTable(4, 4, 111)
 	alibiSym := refALiBiBias([]float64{0.5}, 4, false)[0]
-	probeFinite := func() *Hint {
-		got := fn(cloneTable(x), cloneTable(x), cloneTable(x), cloneTable(alibiSym))
-		type vv = variant[[][]float64]
-		return firstMatch(got, sameTable(1e-9),
-			vv{hintBiasAfterSoftmax, refAfterSoftmax(x, x, x, alibiSym)},
-			vv{hintBiasSubtracted, refAttention(x, x, x, attentionOpts{bias: negate(alibiSym)})},
-			vv{hintBiasScaled, refAttention(x, x, x, attentionOpts{bias: alibiSym, biasFirst: true})},
-			vv{hintBiasNoScale, refAttention(x, x, x, attentionOpts{bias: alibiSym, scale: func(int) float64 { return 1 }})})
-	}
 	alibiCausal := refALiBiBias([]float64{0.5}, 4, true)[0]
-	check := func(name, what string, q, k, v, bias [][]float64) Case {
-		call := fmt.Sprintf("BiasedAttention(q %d×%d, k %d×%d, v %d×%d, %s)", len(q), len(q[0]), len(k), len(k[0]), len(v), len(v[0]), what)
-		return tableCheck{
-			name: name, call: call,
-			got:  func() [][]float64 { return fn(cloneTable(q), cloneTable(k), cloneTable(v), cloneTable(bias)) },
-			want: refAttention(q, k, v, attentionOpts{bias: bias}), tol: 1e-9,
-			row: label("query"), col: label("column"),
-			diag: func(got [][]float64) *Hint {
-				type vv = variant[[][]float64]
-				vs := []vv{
-					{hintBiasIgnored, refAttention(q, k, v, attentionOpts{})},
-					{hintBiasScaled, refAttention(q, k, v, attentionOpts{bias: bias, biasFirst: true})},
-					{hintBiasAfterSoftmax, refAfterSoftmax(q, k, v, bias)},
-					{hintBiasSubtracted, refAttention(q, k, v, attentionOpts{bias: negate(bias)})},
-					{hintBiasNoScale, refAttention(q, k, v, attentionOpts{bias: bias, scale: func(int) float64 { return 1 }})},
-				}
-				if len(q) == len(k) {
-					vs = append(vs, vv{hintBiasTransposed, refAttention(q, k, v, attentionOpts{bias: transpose(bias)})})
-				}
-				if h := firstMatch(got, sameTable(1e-9), vs...); h != nil {
-					return h
-				}
-				// A −Inf in the bias turns several mistakes into NaN: the
-				// learner's answer for a finite bias says which one.
-				for _, row := range nanRows(got) {
-					switch {
-					case row && hasInf(bias):
-						return orElse(probeFinite(), hintBiasFallback)
-					case row:
-						return hintAttentionOverflow
-					}
-				}
-				return nil
-			},
-			fallback: hintBiasFallback,
-			panicDiag: func(msg string) *Hint {
-				if len(q) != len(k) && strings.Contains(msg, "index out of range") {
-					return hintBiasTransposed
-				}
-				return nil
-			},
-		}.check()
-	}
-	q2, k5, v5 := randTable(2, 4, 112), randTable(5, 4, 113), randTable(5, 3, 114)
-	t5 := randTable(2, 5, 115) // one learned scalar per (query, key) bucket
 	zero := make([][]float64, 4)
 	for i := range zero {
 		zero[i] = make([]float64, 4)
 	}
-	return newExercise(20, []Case{
-		check("symmetric_alibi_bias", "ALiBi bias −|i−j|/2", x, x, x, alibiSym),
-		check("causal_alibi_bias_masks_future_keys", "causal ALiBi bias with −Inf above the diagonal", x, x, x, alibiCausal),
-		check("two_queries_five_keys_t5_like_bias", "a 2×5 bias", q2, k5, v5, t5),
-		check("zero_bias_is_plain_attention", "a zero bias", x, randTable(4, 4, 116), randTable(4, 2, 117), zero),
-		check("large_scores_stay_finite", "ALiBi bias −|i−j|/2", scaled(x, 40), scaled(x, 40), x, alibiSym),
-		unchangedTable("inputs_unchanged", "BiasedAttention(q, k, v, bias)", append(append(append(cloneTable(x), x...), x...), alibiCausal...),
-			func(all [][]float64) { fn(all[:4], all[4:8], all[8:12], all[12:]) }, hintBiasMutates),
-	})
+	row := func(name, about string, q, k, v, bias [][]float64) BiasedCase {
+		return BiasedCase{name, q, k, v, bias, about, refAttention(q, k, v, attentionOpts{bias: bias})}
+	}
+	return BiasedAttentionCases{Attention: []BiasedCase{
+		row("symmetric_alibi_bias", "ALiBi bias −|i−j|/2", x, x, x, alibiSym),
+		row("causal_alibi_bias_masks_future_keys", "causal ALiBi bias with −Inf above the diagonal", x, x, x, alibiCausal),
+		row("two_queries_five_keys_t5_like_bias", "a 2×5 bias", randTable(2, 4, 112), randTable(5, 4, 113), randTable(5, 3, 114), randTable(2, 5, 115)),
+		row("zero_bias_is_plain_attention", "a zero bias", x, randTable(4, 4, 116), randTable(4, 2, 117), zero),
+		row("large_scores_stay_finite", "ALiBi bias −|i−j|/2", scaled(x, 40), scaled(x, 40), x, alibiSym),
+	}}
+}
+
+// probeFiniteBias names the idea behind a NaN answer for a bias with −Inf:
+// the learner's answer for a finite bias says which mistake it was.
+func probeFiniteBias(fn func(q, k, v, bias [][]float64) [][]float64) *Hint {
+	x := randTable(4, 4, 111)
+	alibiSym := refALiBiBias([]float64{0.5}, 4, false)[0]
+	got := fn(cloneTable(x), cloneTable(x), cloneTable(x), cloneTable(alibiSym))
+	type vv = variant[[][]float64]
+	return firstMatch(got, sameTable(1e-9),
+		vv{hintBiasAfterSoftmax, refAfterSoftmax(x, x, x, alibiSym)},
+		vv{hintBiasSubtracted, refAttention(x, x, x, attentionOpts{bias: negate(alibiSym)})},
+		vv{hintBiasScaled, refAttention(x, x, x, attentionOpts{bias: alibiSym, biasFirst: true})},
+		vv{hintBiasNoScale, refAttention(x, x, x, attentionOpts{bias: alibiSym, scale: func(int) float64 { return 1 }})})
+}
+
+// diagBiased names the idea behind a wrong biased attention.
+func diagBiased(got [][]float64, c BiasedCase, fn func(q, k, v, bias [][]float64) [][]float64) *Hint {
+	q, k, v, bias := c.Q, c.K, c.V, c.Bias
+	type vv = variant[[][]float64]
+	vs := []vv{
+		{hintBiasIgnored, refAttention(q, k, v, attentionOpts{})},
+		{hintBiasScaled, refAttention(q, k, v, attentionOpts{bias: bias, biasFirst: true})},
+		{hintBiasAfterSoftmax, refAfterSoftmax(q, k, v, bias)},
+		{hintBiasSubtracted, refAttention(q, k, v, attentionOpts{bias: negate(bias)})},
+		{hintBiasNoScale, refAttention(q, k, v, attentionOpts{bias: bias, scale: func(int) float64 { return 1 }})},
+	}
+	if len(q) == len(k) {
+		vs = append(vs, vv{hintBiasTransposed, refAttention(q, k, v, attentionOpts{bias: transpose(bias)})})
+	}
+	if h := firstMatch(got, sameTable(1e-9), vs...); h != nil {
+		return h
+	}
+	// A −Inf in the bias turns several mistakes into NaN: the learner's
+	// answer for a finite bias says which one.
+	for _, row := range nanRows(got) {
+		switch {
+		case row && hasInf(bias):
+			return orElse(probeFiniteBias(fn), hintBiasFallback)
+		case row:
+			return hintAttentionOverflow
+		}
+	}
+	return nil
+}
+
+var biasedArgs = argHints{hintBiasMutates, hintBiasMutates}
+
+// BiasedAttention returns exercise 20's checks of fn on cases.
+func BiasedAttention(fn func(q, k, v, bias [][]float64) [][]float64, cases BiasedAttentionCases) *Exercise {
+	var checks []Check
+	for _, c := range cases.Attention {
+		call := attentionCall("BiasedAttention", c.Q, c.K, c.V, ", "+c.About)
+		checks = append(checks, Check{Name: c.Name, Call: call,
+			PanicDiag: func(msg string) *Hint {
+				if len(c.Q) != len(c.K) && strings.Contains(msg, "index out of range") {
+					return hintBiasTransposed
+				}
+				return nil
+			},
+			Run: func() *Failure {
+				q, k, v, bias := cloneTable(c.Q), cloneTable(c.K), cloneTable(c.V), cloneTable(c.Bias)
+				got := fn(q, k, v, bias)
+				if f := compareTable(call, got, c.Want, 1e-9, label("query"), label("column"),
+					func(got [][]float64) *Hint { return diagBiased(got, c, fn) }, hintBiasFallback); f != nil {
+					return f
+				}
+				return biasedArgs.check(call, got, arg{"q", q, c.Q}, arg{"k", k, c.K}, arg{"v", v, c.V}, arg{"bias", bias, c.Bias})
+			}})
+	}
+	return newExercise(20, checks)
 }
 
 func hasInf(t [][]float64) bool {

@@ -24,7 +24,8 @@ func init() {
 			"- Without positions the two \"the\" of \"the dog bites the man\" get the same output; with any encoding " +
 				"they do not.",
 		},
-		Checks: func() *Exercise { return SentenceAttention(nil) },
+		Cases:  sentenceCases(),
+		Checks: func(cases any) *Exercise { return SentenceAttention(nil, cases.(SentenceCases)) },
 	})
 }
 
@@ -127,104 +128,181 @@ func refSentence(tokens, wq, wk, wv [][]float64, enc string, o sentenceOpts) [][
 	return refAttention(q, k, v, attentionOpts{bias: bias})
 }
 
-// The sentence "the dog bites the man", d = 4: both "the" share one embedding.
-var (
-	sentenceWords  = []string{"the", "dog", "bites", "the", "man"}
-	sentenceTokens = [][]float64{
-		{0.1, -0.3, 0.2, 0.4}, {0.7, 0.2, -0.5, 0.1}, {-0.4, 0.6, 0.3, -0.2}, {0.1, -0.3, 0.2, 0.4}, {0.5, -0.6, -0.1, 0.3},
-	}
-)
+// Sentence is exercise 21's input: Words, their embeddings Tokens (both
+// "the" share one), and the projections Wq, Wk and Wv.
+type Sentence struct {
+	Words      []string
+	Tokens     [][]float64
+	Wq, Wk, Wv [][]float64
+}
 
-// SentenceAttention returns exercise 21's checks of fn.
-func SentenceAttention(fn func(tokens, wq, wk, wv [][]float64, encoding string) ([][]float64, error)) *Exercise {
-	tokens := sentenceTokens
-	wq, wk, wv := randTable(4, 4, 121), randTable(4, 4, 122), randTable(4, 4, 123)
-	call := func(enc string) string {
-		return fmt.Sprintf("SentenceAttention(%q, wq, wk, wv, %q)", strings.Join(sentenceWords, " "), enc)
+// EncodingCase is one call: SentenceAttention(Tokens, Wq, Wk, Wv, Encoding)
+// must return Want, to 1e-9, and no error.
+type EncodingCase struct {
+	Name     string
+	Encoding string
+	Want     [][]float64
+}
+
+// TheTwoTheCase checks the point of the exercise: with Encoding, the
+// outputs of the two "the" (words 0 and 3) must be the same when Same, and
+// differ otherwise.
+type TheTwoTheCase struct {
+	Name      string
+	Encodings []string
+	Same      bool
+}
+
+// UnknownCase is one call with an encoding that is none of the four:
+// SentenceAttention must return a nil result and an error naming it.
+type UnknownCase struct {
+	Name     string
+	Encoding string
+}
+
+// SentenceCases is exercise 21's case table.
+type SentenceCases struct {
+	Sentence  Sentence
+	Encode    []EncodingCase  `doc:"SentenceAttention(Sentence.Tokens, Sentence.Wq, Sentence.Wk, Sentence.Wv, Encoding) must equal Want, to 1e-9, with no error: exercises 1, 4, 7, 12 and 20 put together."`
+	TheTwoThe []TheTwoTheCase `doc:"With each of Encodings, the outputs of the two \"the\" (words 0 and 3) must be equal when Same, and differ otherwise."`
+	Unknown   []UnknownCase   `doc:"SentenceAttention with Encoding must return a nil result and an error that names it."`
+}
+
+func sentenceCases() SentenceCases {
+	// The sentence "the dog bites the man", d = 4: both "the" share one embedding.
+	in := Sentence{
+		Words: []string{"the", "dog", "bites", "the", "man"},
+		Tokens: [][]float64{
+			{0.1, -0.3, 0.2, 0.4}, {0.7, 0.2, -0.5, 0.1}, {-0.4, 0.6, 0.3, -0.2}, {0.1, -0.3, 0.2, 0.4}, {0.5, -0.6, -0.1, 0.3},
+		},
+		Wq: randTable(4, 4, 121), Wk: randTable(4, 4, 122), Wv: randTable(4, 4, 123),
 	}
-	run := func(enc string) ([][]float64, error) {
-		return fn(cloneTable(tokens), cloneTable(wq), cloneTable(wk), cloneTable(wv), enc)
+	enc := func(e string) EncodingCase {
+		return EncodingCase{"encoding_" + e, e, refSentence(in.Tokens, in.Wq, in.Wk, in.Wv, e, sentenceOpts{})}
 	}
-	check := func(enc string) Case {
-		want := refSentence(tokens, wq, wk, wv, enc, sentenceOpts{})
-		return Case{Name: "encoding_" + enc, Call: call(enc), Run: func() *Failure {
-			got, err := run(enc)
-			if err != nil {
-				return fail(hintSentenceFallback, fmt.Sprintf("%s returned the error %q; %q is one of the four encodings.", call(enc), err, enc))
-			}
-			type v = variant[[][]float64]
-			variants := []v{{hintSentenceProjection, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{leftMultiply: true})}}
-			switch enc {
-			case "sinusoidal":
-				variants = append(variants,
-					v{hintSentencePEAfter, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{peAfter: true})},
-					v{hintSentencePEAfter, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{peAfterQK: true})},
-					v{hintSentencePENoScale, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{peNoScale: true})})
-			case "rope":
-				variants = append(variants,
-					v{hintSentenceRotateV, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{rotateV: true})},
-					v{hintSentenceRotateX, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{rotateX: true})},
-					v{hintSentenceRoPELayout, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{halves: true})})
-			case "alibi":
-				variants = append(variants,
-					v{hintSentenceCausal, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{causal: true})},
-					v{hintSentenceSlope, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{slope256: true})},
-					v{hintSentenceSlope, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{slope256: true, causal: true})})
-			}
-			hint := firstMatch(got, sameTable(1e-9), variants...)
-			if msg := shapeMsg(call(enc), got, len(want), len(want[0])); msg != "" {
-				return fail(orElse(hint, hintSentenceFallback), msg)
-			}
-			if r, c := diffTable(got, want, 1e-9); r >= 0 {
-				return fail(orElse(hint, hintSentenceFallback), append([]string{call(enc) + ":"},
-					tableDiffLines(got, want, r, c, func(i int) string { return fmt.Sprintf("word %d (%q)", i, sentenceWords[i]) }, label("column"))...)...)
-			}
-			return nil
-		}}
+	return SentenceCases{
+		Sentence: in,
+		Encode:   []EncodingCase{enc("none"), enc("sinusoidal"), enc("rope"), enc("alibi")},
+		TheTwoThe: []TheTwoTheCase{
+			{"without_positions_both_the_are_equal", []string{"none"}, true},
+			{"positions_tell_the_two_the_apart", []string{"sinusoidal", "rope", "alibi"}, false},
+		},
+		Unknown: []UnknownCase{{"an_unknown_encoding_is_an_error", "learned"}},
 	}
-	return newExercise(21, []Case{
-		{Name: "without_positions_both_the_are_equal", Call: call("none"), Run: func() *Failure {
-			got, err := run("none")
-			if err != nil || len(got) != len(tokens) {
-				return fail(hintSentenceFallback, fmt.Sprintf("%s did not return %d rows (error %v).", call("none"), len(tokens), err))
+}
+
+type sentenceFunc = func(tokens, wq, wk, wv [][]float64, encoding string) ([][]float64, error)
+
+// run calls fn on copies of the sentence.
+func (in Sentence) run(fn sentenceFunc, enc string) ([][]float64, error) {
+	return fn(cloneTable(in.Tokens), cloneTable(in.Wq), cloneTable(in.Wk), cloneTable(in.Wv), enc)
+}
+
+func (in Sentence) call(enc string) string {
+	return fmt.Sprintf("SentenceAttention(%q, wq, wk, wv, %q)", strings.Join(in.Words, " "), enc)
+}
+
+// diagSentence names the idea behind a wrong output for encoding enc.
+func diagSentence(got [][]float64, in Sentence, enc string) *Hint {
+	tokens, wq, wk, wv := in.Tokens, in.Wq, in.Wk, in.Wv
+	type v = variant[[][]float64]
+	variants := []v{{hintSentenceProjection, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{leftMultiply: true})}}
+	switch enc {
+	case "sinusoidal":
+		variants = append(variants,
+			v{hintSentencePEAfter, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{peAfter: true})},
+			v{hintSentencePEAfter, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{peAfterQK: true})},
+			v{hintSentencePENoScale, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{peNoScale: true})})
+	case "rope":
+		variants = append(variants,
+			v{hintSentenceRotateV, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{rotateV: true})},
+			v{hintSentenceRotateX, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{rotateX: true})},
+			v{hintSentenceRoPELayout, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{halves: true})})
+	case "alibi":
+		variants = append(variants,
+			v{hintSentenceCausal, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{causal: true})},
+			v{hintSentenceSlope, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{slope256: true})},
+			v{hintSentenceSlope, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{slope256: true, causal: true})})
+	}
+	if h := firstMatch(got, sameTable(1e-9), variants...); h != nil {
+		return h
+	}
+	if enc == "none" && len(got) > 3 && diffVec(got[3], got[0], 1e-12) >= 0 {
+		return hintSentenceSameWords
+	}
+	return nil
+}
+
+var sentenceArgs = argHints{hintAttentionMutates, hintShares}
+
+// encodingCheck is a check of one encoding's output.
+func encodingCheck(fn sentenceFunc, in Sentence, c EncodingCase) Check {
+	call := in.call(c.Encoding)
+	return Check{Name: c.Name, Call: call, Run: func() *Failure {
+		tokens, wq, wk, wv := cloneTable(in.Tokens), cloneTable(in.Wq), cloneTable(in.Wk), cloneTable(in.Wv)
+		got, err := fn(tokens, wq, wk, wv, c.Encoding)
+		if err != nil {
+			return fail(hintSentenceFallback, fmt.Sprintf("%s returned the error %q; %q is one of the four encodings.", call, err, c.Encoding))
+		}
+		word := func(i int) string { return fmt.Sprintf("word %d (%q)", i, in.Words[i]) }
+		if f := compareTable(call, got, c.Want, 1e-9, word, label("column"),
+			func(got [][]float64) *Hint { return diagSentence(got, in, c.Encoding) }, hintSentenceFallback); f != nil {
+			return f
+		}
+		return sentenceArgs.check(call, got, arg{"tokens", tokens, in.Tokens}, arg{"wq", wq, in.Wq}, arg{"wk", wk, in.Wk}, arg{"wv", wv, in.Wv})
+	}}
+}
+
+// theTwoTheCheck is a check that the encodings tell the two "the" apart.
+func theTwoTheCheck(fn sentenceFunc, in Sentence, c TheTwoTheCase) Check {
+	return Check{Name: c.Name, Call: in.call(c.Encodings[0]), Run: func() *Failure {
+		for _, enc := range c.Encodings {
+			got, err := in.run(fn, enc)
+			if err != nil || len(got) != len(in.Tokens) {
+				return fail(hintSentenceFallback, fmt.Sprintf("%s did not return %d rows (error %v).", in.call(enc), len(in.Tokens), err))
 			}
-			if i := diffVec(got[3], got[0], 1e-12); i >= 0 {
+			switch i := diffVec(got[3], got[0], 1e-12); {
+			case c.Same && i >= 0:
 				return fail(hintSentenceSameWords, append([]string{
-					"the outputs of the two “the” (words 0 and 3) differ with encoding \"none\":"},
+					fmt.Sprintf("the outputs of the two “the” (words 0 and 3) differ with encoding %q:", enc)},
 					vecDiffLines(got[3], got[0], i, label("column"))...)...)
+			case !c.Same && diffVec(got[3], got[0], 1e-6) < 0:
+				return fail(hintSentenceFallback, fmt.Sprintf("with encoding %q the two “the” (words 0 and 3) get the same output: "+
+					"the encoding must make them differ.", enc))
 			}
-			return nil
-		}},
-		check("none"),
-		check("sinusoidal"),
-		check("rope"),
-		check("alibi"),
-		{Name: "positions_tell_the_two_the_apart", Call: call("rope"), Run: func() *Failure {
-			for _, enc := range []string{"sinusoidal", "rope", "alibi"} {
-				got, err := run(enc)
-				if err != nil || len(got) != len(tokens) {
-					return fail(hintSentenceFallback, fmt.Sprintf("%s did not return %d rows (error %v).", call(enc), len(tokens), err))
-				}
-				if diffVec(got[3], got[0], 1e-6) < 0 {
-					return fail(hintSentenceFallback, fmt.Sprintf("with encoding %q the two “the” (words 0 and 3) get the same output: "+
-						"the encoding must make them differ.", enc))
-				}
-			}
-			return nil
-		}},
-		{Name: "an_unknown_encoding_is_an_error", Call: call("learned"), Run: func() *Failure {
-			got, err := run("learned")
-			switch {
-			case err == nil:
-				return fail(hintSentenceUnknown, call("learned")+" returned no error.")
-			case !strings.Contains(err.Error(), "learned"):
-				return fail(hintSentenceUnknown, fmt.Sprintf("%s returned the error %q, which does not name the encoding.", call("learned"), err))
-			case got != nil:
-				return fail(hintSentenceUnknown, fmt.Sprintf("%s returned an error and %d rows; want a nil result with the error.", call("learned"), len(got)))
-			}
-			return nil
-		}},
-		unchangedTable("inputs_unchanged", call("rope"), append(append(append(cloneTable(tokens), wq...), wk...), wv...),
-			func(all [][]float64) { fn(all[:5], all[5:9], all[9:13], all[13:], "rope") }, hintAttentionMutates),
-	})
+		}
+		return nil
+	}}
+}
+
+// unknownCheck is a check that an unknown encoding is an error.
+func unknownCheck(fn sentenceFunc, in Sentence, c UnknownCase) Check {
+	call := in.call(c.Encoding)
+	return Check{Name: c.Name, Call: call, Run: func() *Failure {
+		got, err := in.run(fn, c.Encoding)
+		switch {
+		case err == nil:
+			return fail(hintSentenceUnknown, call+" returned no error.")
+		case !strings.Contains(err.Error(), c.Encoding):
+			return fail(hintSentenceUnknown, fmt.Sprintf("%s returned the error %q, which does not name the encoding.", call, err))
+		case got != nil:
+			return fail(hintSentenceUnknown, fmt.Sprintf("%s returned an error and %d rows; want a nil result with the error.", call, len(got)))
+		}
+		return nil
+	}}
+}
+
+// SentenceAttention returns exercise 21's checks of fn on cases.
+func SentenceAttention(fn sentenceFunc, cases SentenceCases) *Exercise {
+	var checks []Check
+	for _, c := range cases.Encode {
+		checks = append(checks, encodingCheck(fn, cases.Sentence, c))
+	}
+	for _, c := range cases.TheTwoThe {
+		checks = append(checks, theTwoTheCheck(fn, cases.Sentence, c))
+	}
+	for _, c := range cases.Unknown {
+		checks = append(checks, unknownCheck(fn, cases.Sentence, c))
+	}
+	return newExercise(21, checks)
 }

@@ -26,7 +26,8 @@ func init() {
 				"included.",
 			"- A later distance that passes again does not count: the model already failed closer than that.",
 		},
-		Checks: func() *Exercise { return UsableContext(nil) },
+		Cases:  usableCases(),
+		Checks: func(cases any) *Exercise { return UsableContext(nil, cases.(UsableCases)) },
 	})
 }
 
@@ -221,25 +222,25 @@ var (
 		[]bool{true, true, true, true, true, true, false, false, false, false, false, false}}
 )
 
-// UsableContext returns exercise 22's checks of fn.
-func UsableContext(fn func(distances []int, accuracy []float64, defined []bool, threshold float64) int) *Exercise {
-	call := func(r passkeyRun, t float64) string {
-		return fmt.Sprintf("UsableContext(distances=%v, accuracy=%v, defined=%v, threshold=%g)", r.dist, r.acc, r.def, t)
-	}
-	usable := func(name string, r passkeyRun, t float64) Case {
-		want := refUsable(r, t)
-		c := Case{Name: name, Call: call(r, t), Run: func() *Failure {
-			in := r.clone()
-			got := fn(in.dist, in.acc, in.def, t)
-			if got == want {
-				return nil
-			}
-			return fail(orElse(diagUsable(got, r, t, fn), hintUsableFallback), fmt.Sprintf("%s = %d; want %d", call(r, t), got, want))
-		}}
-		if len(r.dist) == 0 {
-			c.PanicHint = hintUsableEmpty
-		}
-		return c
+// UsableCase is one call: UsableContext(Distances, Accuracy, Defined,
+// Threshold) must equal Want.
+type UsableCase struct {
+	Name      string
+	Distances []int
+	Accuracy  []float64
+	Defined   []bool
+	Threshold float64
+	Want      int
+}
+
+// UsableCases is exercise 22's case table.
+type UsableCases struct {
+	Usable []UsableCase `doc:"UsableContext(Distances, Accuracy, Defined, Threshold) must equal Want: the longest distance D such that every measurement at a distance up to D is defined with an accuracy ≥ Threshold, 0 when the shortest already fails. The lab rows are accuracies of the committed run of lesson 8; some rows come in shuffled order."`
+}
+
+func usableCases() UsableCases {
+	row := func(name string, r passkeyRun, t float64) UsableCase {
+		return UsableCase{name, r.dist, r.acc, r.def, t, refUsable(r, t)}
 	}
 	// The rope run shuffled: its answer is 126 only if the measurements are
 	// visited by distance.
@@ -251,29 +252,44 @@ func UsableContext(fn func(distances []int, accuracy []float64, defined []bool, 
 		}
 	}
 	nan := math.NaN()
-	return newExercise(22, []Case{
-		usable("lab_rope_at_0.9_is_126", ropeRun, 0.9),
-		usable("lab_ntk_at_0.9_stops_before_a_late_pass", ntkRun, 0.9),
-		usable("lab_alibi_at_0.9_is_4", alibiRun, 0.9),
-		usable("lab_alibi_at_0.5_is_192", alibiRun, 0.5),
-		usable("accuracy_exactly_at_the_threshold_passes", ropeRun, 0.96875),
-		usable("lab_learned_undefined_past_62", learnedRun, 0.9),
-		usable("undefined_entries_reading_1_still_end_it", learnedOnes, 0.5),
-		usable("undefined_in_the_middle_ends_it", passkeyRun{[]int{4, 8, 16, 32}, []float64{1, nan, 1, 1},
+	return UsableCases{Usable: []UsableCase{
+		row("lab_rope_at_0.9_is_126", ropeRun, 0.9),
+		row("lab_ntk_at_0.9_stops_before_a_late_pass", ntkRun, 0.9),
+		row("lab_alibi_at_0.9_is_4", alibiRun, 0.9),
+		row("lab_alibi_at_0.5_is_192", alibiRun, 0.5),
+		row("accuracy_exactly_at_the_threshold_passes", ropeRun, 0.96875),
+		row("lab_learned_undefined_past_62", learnedRun, 0.9),
+		row("undefined_entries_reading_1_still_end_it", learnedOnes, 0.5),
+		row("undefined_in_the_middle_ends_it", passkeyRun{[]int{4, 8, 16, 32}, []float64{1, nan, 1, 1},
 			[]bool{true, false, true, true}}, 0.9),
-		usable("shortest_distance_fails_is_0", passkeyRun{[]int{4, 8, 16}, []float64{0.5, 1, 1}, []bool{true, true, true}}, 0.9),
-		usable("every_distance_passes", passkeyRun{labDistances, slices.Repeat([]float64{1}, len(labDistances)), allDefined}, 0.9),
-		usable("any_order", shuffled, 0.9),
-		usable("any_order_with_an_undefined_distance", learnedRun.permuted([]int{11, 3, 0, 6, 9, 1, 5, 10, 2, 7, 4, 8}), 0.9),
-		usable("no_measurements_is_0", passkeyRun{[]int{}, []float64{}, []bool{}}, 0.9),
-		{Name: "arguments_unchanged", Call: call(shuffled, 0.9), Run: func() *Failure {
-			in := shuffled.clone()
-			fn(in.dist, in.acc, in.def, 0.9)
-			if !slices.Equal(in.dist, shuffled.dist) || !slices.Equal(in.acc, shuffled.acc) || !slices.Equal(in.def, shuffled.def) {
-				return fail(hintUsableMutates, fmt.Sprintf("after %s the arguments read distances=%v, accuracy=%v, defined=%v.",
-					call(shuffled, 0.9), in.dist, in.acc, in.def))
+		row("shortest_distance_fails_is_0", passkeyRun{[]int{4, 8, 16}, []float64{0.5, 1, 1}, []bool{true, true, true}}, 0.9),
+		row("every_distance_passes", passkeyRun{labDistances, slices.Repeat([]float64{1}, len(labDistances)), allDefined}, 0.9),
+		row("any_order", shuffled, 0.9),
+		row("any_order_with_an_undefined_distance", learnedRun.permuted([]int{11, 3, 0, 6, 9, 1, 5, 10, 2, 7, 4, 8}), 0.9),
+		row("no_measurements_is_0", passkeyRun{[]int{}, []float64{}, []bool{}}, 0.9),
+	}}
+}
+
+var usableArgs = argHints{hintUsableMutates, hintUsableMutates}
+
+// UsableContext returns exercise 22's checks of fn on cases.
+func UsableContext(fn func(distances []int, accuracy []float64, defined []bool, threshold float64) int, cases UsableCases) *Exercise {
+	var checks []Check
+	for _, c := range cases.Usable {
+		r := passkeyRun{c.Distances, c.Accuracy, c.Defined}
+		call := fmt.Sprintf("UsableContext(distances=%v, accuracy=%v, defined=%v, threshold=%g)", r.dist, r.acc, r.def, c.Threshold)
+		var panicHint *Hint
+		if len(r.dist) == 0 {
+			panicHint = hintUsableEmpty
+		}
+		checks = append(checks, Check{Name: c.Name, Call: call, PanicHint: panicHint, Run: func() *Failure {
+			in := r.clone()
+			got := fn(in.dist, in.acc, in.def, c.Threshold)
+			if got != c.Want {
+				return fail(orElse(diagUsable(got, r, c.Threshold, fn), hintUsableFallback), fmt.Sprintf("%s = %d; want %d", call, got, c.Want))
 			}
-			return nil
-		}},
-	})
+			return usableArgs.check(call, got, arg{"distances", in.dist, r.dist}, arg{"accuracy", in.acc, r.acc}, arg{"defined", in.def, r.def})
+		}})
+	}
+	return newExercise(22, checks)
 }

@@ -27,7 +27,8 @@ func init() {
 				"trainLen 64) gives 256, dynamic NTK with factor 2 at 512 gives 389.3, position interpolation by 8 " +
 				"gives 512.",
 		},
-		Checks: func() *Exercise { return InRangeDistance(nil) },
+		Cases:  inRangeCases(),
+		Checks: func(cases any) *Exercise { return InRangeDistance(nil, cases.(InRangeCases)) },
 	})
 }
 
@@ -221,29 +222,25 @@ func checkRangeRef(name string, in rangeInput, want float64) {
 	}
 }
 
-// InRangeDistance returns exercise 23's checks of fn.
-func InRangeDistance(fn func(trained, scaled []float64, trainLen int) float64) *Exercise {
-	call := func(in rangeInput) string {
-		return fmt.Sprintf("InRangeDistance(trained=%s, scaled=%s, trainLen=%d)", fmtVec(in.trained, 0), fmtVec(in.scaled, 0), in.trainLen)
-	}
-	answers := func() []float64 {
-		out := make([]float64, len(rangeProbes))
-		for i, p := range rangeProbes {
-			out[i] = fn(slices.Clone(p.trained), slices.Clone(p.scaled), p.trainLen)
-		}
-		return out
-	}
-	rangeCase := func(name string, in rangeInput) Case {
+// InRangeCase is one call: InRangeDistance(Trained, Scaled, TrainLen) must
+// equal Want, to 1e-9 (+Inf exactly).
+type InRangeCase struct {
+	Name            string
+	Trained, Scaled []float64
+	TrainLen        int
+	Want            float64
+}
+
+// InRangeCases is exercise 23's case table.
+type InRangeCases struct {
+	Distance []InRangeCase `doc:"InRangeDistance(Trained, Scaled, TrainLen) must equal Want, to 1e-9: the smallest TrainLen·Trained[i]/Scaled[i] over the pairs with TrainLen·Trained[i] < 2π, +Inf when there are none. The lab rows are its RoPE model (d = 8, base 10000, trained on 64 tokens) under each scaling; the lesson 5 rows a Llama 2 head (d = 128, 4096 tokens)."`
+}
+
+func inRangeCases() InRangeCases {
+	row := func(name string, in rangeInput) InRangeCase {
 		want := refRange(in, rangeRight)
 		checkRangeRef(name, in, want)
-		return Case{Name: name, Call: call(in), Run: func() *Failure {
-			got := fn(slices.Clone(in.trained), slices.Clone(in.scaled), in.trainLen)
-			if rangeSame(got, want) {
-				return nil
-			}
-			hint := consistentHint(got, rangeSame, rangeVariants(in), answers, func(p int) []variant[float64] { return rangeVariants(rangeProbes[p]) })
-			return fail(orElse(hint, hintRangeFallback), fmt.Sprintf("%s = %s; want %s", call(in), fmtNum(got), fmtNum(want)))
-		}}
+		return InRangeCase{name, in.trained, in.scaled, in.trainLen, want}
 	}
 	llama2 := func(sc posenc.Scaling) rangeInput {
 		return rangeInput{refScaledFreq(128, 10000, posenc.Scaling{}), refScaledFreq(128, 10000, sc), 4096}
@@ -252,29 +249,54 @@ func InRangeDistance(fn func(trained, scaled []float64, trainLen int) float64) *
 	// is 2π exactly in float64.
 	oneTurn := rangeInput{[]float64{1, 2 * math.Pi / 64}, []float64{0.25, 2 * math.Pi / 64 / 4}, 64}
 	lab := refScaledFreq(8, 10000, posenc.Scaling{})
-	return newExercise(23, []Case{
-		rangeCase("lab_no_scaling_is_L", labRange(posenc.Scaling{})),
-		rangeCase("lab_pi_x8_is_8L", labRange(posenc.LinearScaling(8))),
-		rangeCase("lab_ntk_x8_is_4L", labRange(posenc.NTKScaling(8))),
-		rangeCase("lab_dynamic_ntk_at_8L_is_389.3", labRange(posenc.DynamicNTKScaling(2, 64, 512))),
-		rangeCase("lab_yarn_x8_is_8L", labRange(posenc.YaRNScaling(8, 64))),
-		rangeCase("lab_ntk_x2_is_101.6", labRange(posenc.NTKScaling(2))),
-		rangeCase("lesson_5_ntk_x4_falls_short_of_16384", llama2(posenc.NTKScaling(4))),
-		rangeCase("lesson_5_ntk_x6.68_reaches_16384", llama2(posenc.NTKScaling(math.Pow(4, 126/92.0)))),
-		rangeCase("lesson_5_yarn_x4_reaches_16384", llama2(posenc.YaRNScaling(4, 4096))),
-		rangeCase("a_middle_pair_sets_the_limit", middlePair),
-		rangeCase("the_last_pair_is_not_the_farthest", lastNotFarthest),
-		rangeCase("faster_frequencies_halve_it", rangeInput{lab, []float64{2 * lab[0], 2 * lab[1], 2 * lab[2], 2 * lab[3]}, 64}),
-		rangeCase("exactly_one_turn_is_all_the_way_round", oneTurn),
-		rangeCase("every_pair_went_round_is_inf", rangeInput{lab, slices.Clone(lab), 1 << 20}),
-		{Name: "arguments_unchanged", Call: call(labRange(posenc.NTKScaling(8))), Run: func() *Failure {
-			in := labRange(posenc.NTKScaling(8))
-			t, s := slices.Clone(in.trained), slices.Clone(in.scaled)
-			fn(t, s, in.trainLen)
-			if !slices.Equal(t, in.trained) || !slices.Equal(s, in.scaled) {
-				return fail(hintRangeMutates, call(in)+" changed its arguments.")
+	return InRangeCases{Distance: []InRangeCase{
+		row("lab_no_scaling_is_L", labRange(posenc.Scaling{})),
+		row("lab_pi_x8_is_8L", labRange(posenc.LinearScaling(8))),
+		row("lab_ntk_x8_is_4L", labRange(posenc.NTKScaling(8))),
+		row("lab_dynamic_ntk_at_8L_is_389.3", labRange(posenc.DynamicNTKScaling(2, 64, 512))),
+		row("lab_yarn_x8_is_8L", labRange(posenc.YaRNScaling(8, 64))),
+		row("lab_ntk_x2_is_101.6", labRange(posenc.NTKScaling(2))),
+		row("lesson_5_ntk_x4_falls_short_of_16384", llama2(posenc.NTKScaling(4))),
+		row("lesson_5_ntk_x6.68_reaches_16384", llama2(posenc.NTKScaling(math.Pow(4, 126/92.0)))),
+		row("lesson_5_yarn_x4_reaches_16384", llama2(posenc.YaRNScaling(4, 4096))),
+		row("a_middle_pair_sets_the_limit", middlePair),
+		row("the_last_pair_is_not_the_farthest", lastNotFarthest),
+		row("faster_frequencies_halve_it", rangeInput{lab, []float64{2 * lab[0], 2 * lab[1], 2 * lab[2], 2 * lab[3]}, 64}),
+		row("exactly_one_turn_is_all_the_way_round", oneTurn),
+		row("every_pair_went_round_is_inf", rangeInput{lab, slices.Clone(lab), 1 << 20}),
+	}}
+}
+
+var inRangeArgs = argHints{hintRangeMutates, hintRangeMutates}
+
+// diagInRange names the idea behind a wrong distance, telling apart ideas
+// that give the same answer for one input by the learner's answers on
+// rangeProbes.
+func diagInRange(got float64, in rangeInput, fn func(trained, scaled []float64, trainLen int) float64) *Hint {
+	answers := func() []float64 {
+		out := make([]float64, len(rangeProbes))
+		for i, p := range rangeProbes {
+			out[i] = fn(slices.Clone(p.trained), slices.Clone(p.scaled), p.trainLen)
+		}
+		return out
+	}
+	return consistentHint(got, rangeSame, rangeVariants(in), answers, func(p int) []variant[float64] { return rangeVariants(rangeProbes[p]) })
+}
+
+// InRangeDistance returns exercise 23's checks of fn on cases.
+func InRangeDistance(fn func(trained, scaled []float64, trainLen int) float64, cases InRangeCases) *Exercise {
+	var checks []Check
+	for _, c := range cases.Distance {
+		in := rangeInput{c.Trained, c.Scaled, c.TrainLen}
+		call := fmt.Sprintf("InRangeDistance(trained=%s, scaled=%s, trainLen=%d)", fmtVec(in.trained, 0), fmtVec(in.scaled, 0), in.trainLen)
+		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+			trained, scaled := slices.Clone(c.Trained), slices.Clone(c.Scaled)
+			got := fn(trained, scaled, c.TrainLen)
+			if !rangeSame(got, c.Want) {
+				return fail(orElse(diagInRange(got, in, fn), hintRangeFallback), fmt.Sprintf("%s = %s; want %s", call, fmtNum(got), fmtNum(c.Want)))
 			}
-			return nil
-		}},
-	})
+			return inRangeArgs.check(call, got, arg{"trained", trained, c.Trained}, arg{"scaled", scaled, c.Scaled})
+		}})
+	}
+	return newExercise(23, checks)
 }

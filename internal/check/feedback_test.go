@@ -37,12 +37,14 @@ type mutant struct {
 	ex   *Exercise
 }
 
-// mutSuite builds a suite from a parametric implementation: build(impl(""))
-// must pass and build(impl(bug)) must get bugs[bug], for each bug.
-func mutSuite[F any](num int, build func(F) *Exercise, impl func(bug string) F, bugs map[string]*Hint) suite {
-	s := suite{num: num, correct: build(impl(""))}
+// mutSuite builds a suite from a parametric implementation and the
+// exercise's registered case table: build(impl(""), cases) must pass and
+// build(impl(bug), cases) must get bugs[bug], for each bug.
+func mutSuite[F, C any](num int, build func(F, C) *Exercise, impl func(bug string) F, bugs map[string]*Hint) suite {
+	cases := entries[num].Cases.(C)
+	s := suite{num: num, correct: build(impl(""), cases)}
 	for _, bug := range slices.Sorted(maps.Keys(bugs)) {
-		s.mutants = append(s.mutants, mutant{name: bug, hint: bugs[bug], ex: build(impl(bug))})
+		s.mutants = append(s.mutants, mutant{name: bug, hint: bugs[bug], ex: build(impl(bug), cases)})
 	}
 	return s
 }
@@ -73,7 +75,7 @@ func TestFeedback(t *testing.T) {
 			t.Run("correct", func(t *testing.T) {
 				for _, r := range s.correct.results() {
 					if r.Kind != Pass {
-						t.Errorf("a correct implementation fails %s:\n%s", r.Case.Name, r.Message(s.correct.Info))
+						t.Errorf("a correct implementation fails %s:\n%s", r.Check.Name, r.Message(s.correct.Info))
 					}
 				}
 			})
@@ -89,9 +91,9 @@ func TestFeedback(t *testing.T) {
 						if r.Kind == Pass {
 							continue
 						}
-						all = append(all, r.Case.Name+": "+r.Message(m.ex.Info))
+						all = append(all, r.Check.Name+": "+r.Message(m.ex.Info))
 						if h := r.hint(); h != nil && !h.Generic && h != m.hint {
-							t.Errorf("check %s names another mistake, %q; want %q:\n%s", r.Case.Name, h.Name, m.hint.Name, r.Message(m.ex.Info))
+							t.Errorf("check %s names another mistake, %q; want %q:\n%s", r.Check.Name, h.Name, m.hint.Name, r.Message(m.ex.Info))
 						}
 					}
 					if o.summary != m.hint.String() {

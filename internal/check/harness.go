@@ -1,19 +1,24 @@
-// Package check holds the machinery behind the exercise tests: for every
-// exercise, the checks its test runs (inputs, float64 references, the
-// comparison), the diagnoses that recognise a classic mistake in a wrong
-// answer, and the hints that name it; and the harness that runs the
-// learner's code so that a panic or an endless loop fails one check only,
-// and words every failure the way a tutor would.
+// Package check holds the machinery behind the exercise tests: every
+// exercise's case table (inputs and expected values, computed in float64
+// from pkg/posenc or the papers' formulas), the checks that run its rows,
+// the diagnoses that recognise a classic mistake in a wrong answer and the
+// hints that name it; and the harness that runs the learner's code so that
+// a panic or an endless loop fails one check only, and words every failure
+// the way a tutor would. It is also the exercises' registry: the grader
+// (cmd/grade) and the generator (exercises/internal/gen) read the list of
+// exercises here.
 //
-// Each exercise test in exercises/ is one line, for example
+// Each exercise test in exercises/ is generated: one line that runs the
+// checks of the case table printed below it, for example
 //
-//	func TestSinusoidal(t *testing.T) { check.Sinusoidal(Sinusoidal).Run(t) }
+//	func TestSinusoidal(t *testing.T) { check.Sinusoidal(Sinusoidal, exercise03).Run(t) }
 //
-// Each exercise has two files here: exNN_slug.go registers its catalog
-// entry, its README hints and its checks (registry.go), and
-// exNN_slug_test.go holds its learner-style wrong implementations, each of
-// which must fail with the hint that names its mistake (the feedback's own
-// tests, feedback_test.go).
+// Each row runs in a subtest of its name. Each exercise has two files here:
+// exNN_slug.go registers its catalog entry, its README hints and its case
+// table (registry.go), and turns the rows into checks; exNN_slug_test.go
+// holds its learner-style wrong implementations, each of which must fail
+// with the hint that names its mistake (the feedback's own tests,
+// feedback_test.go).
 package check
 
 import (
@@ -49,12 +54,12 @@ func timeoutFromEnv() time.Duration {
 	return 3 * time.Second
 }
 
-// Case is one named check of an exercise. Run calls the learner's code and
+// Check is one named check of an exercise. Run calls the learner's code and
 // returns nil when it passes. Call says what is called first, for the
 // messages about panics and timeouts. When the learner's code panics, the
 // hint is PanicDiag's answer for the panic message, if it has one, else
 // PanicHint, else a generic one.
-type Case struct {
+type Check struct {
 	Name      string
 	Call      string
 	Run       func() *Failure
@@ -62,19 +67,20 @@ type Case struct {
 	PanicDiag func(msg string) *Hint
 }
 
-// Exercise is an exercise's checks, run by its test.
+// Exercise is an exercise's checks, one for each row of its case table, run
+// by its test.
 type Exercise struct {
-	Info  catalog.Exercise
-	Cases []Case
+	Info   catalog.Exercise
+	Checks []Check
 }
 
-// newExercise returns exercise num with its cases.
-func newExercise(num int, cases []Case) *Exercise {
+// newExercise returns exercise num with its checks.
+func newExercise(num int, cases []Check) *Exercise {
 	e, ok := ByNum(num)
 	if !ok {
 		panic(fmt.Sprintf("check: exercise %d is not registered", num))
 	}
-	return &Exercise{Info: e, Cases: cases}
+	return &Exercise{Info: e, Checks: cases}
 }
 
 // Kind is the outcome of one check.
@@ -92,7 +98,7 @@ const (
 
 // Result is the outcome of one check.
 type Result struct {
-	Case    Case
+	Check   Check
 	Kind    Kind
 	Failure *Failure // Fail, Panic and Timeout
 	Stub    stubHit  // Todo and Waits
@@ -143,7 +149,7 @@ func (r Result) hint() *Hint {
 }
 
 // guard runs c with a deadline and a recover.
-func guard(c Case) Result {
+func guard(c Check) Result {
 	done := make(chan Result, 1) // buffered: a late answer must not block a leaked goroutine
 	go func() {
 		defer func() {
@@ -152,10 +158,10 @@ func guard(c Case) Result {
 			}
 		}()
 		if f := c.Run(); f != nil {
-			done <- Result{Case: c, Kind: Fail, Failure: f}
+			done <- Result{Check: c, Kind: Fail, Failure: f}
 			return
 		}
-		done <- Result{Case: c, Kind: Pass}
+		done <- Result{Check: c, Kind: Pass}
 	}()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
@@ -165,18 +171,18 @@ func guard(c Case) Result {
 	case <-timer.C:
 		// The goroutine cannot be stopped; it runs until the test binary
 		// exits, which is why the exercise stops at its first timeout.
-		return Result{Case: c, Kind: Timeout, Failure: fail(hintLoop,
+		return Result{Check: c, Kind: Timeout, Failure: fail(hintLoop,
 			fmt.Sprintf("%s did not return within %v. The other checks of this exercise were not run.", c.Call, timeout))}
 	}
 }
 
 // panicResult words a recovered panic: a stub reached, or a crash in the
 // learner's code, pointing at the learner's line.
-func panicResult(c Case, v any) Result {
+func panicResult(c Check, v any) Result {
 	frames := learnerFrames()
 	if s, ok := v.(string); ok && strings.HasPrefix(s, catalog.NotImplemented) {
 		if hit, ok := findStub(s, frames); ok {
-			return Result{Case: c, Kind: Todo, Stub: hit}
+			return Result{Check: c, Kind: Todo, Stub: hit}
 		}
 	}
 	var b strings.Builder
@@ -190,7 +196,7 @@ func panicResult(c Case, v any) Result {
 		h = c.PanicDiag(fmt.Sprint(v))
 	}
 	h = orElse(orElse(h, c.PanicHint), hintPanic)
-	return Result{Case: c, Kind: Panic, Failure: fail(h, b.String())}
+	return Result{Check: c, Kind: Panic, Failure: fail(h, b.String())}
 }
 
 // learnerFrames returns the frames of the panicking stack that are in the
@@ -252,16 +258,23 @@ func findStub(msg string, frames []runtime.Frame) (stubHit, bool) {
 	return hit, true
 }
 
-// results runs the cases in order, stopping after a timeout, and turns
-// stubs reached into Todo (this exercise's) or Waits (another's).
+// runCheck runs one check, telling the grader first what it calls, and
+// turns a stub reached into Todo (this exercise's) or Waits (another's).
+func (ex *Exercise) runCheck(c Check) Result {
+	record(catalog.Record{Event: catalog.EventCall, Exercise: ex.Info.Num, Check: c.Name, Call: c.Call})
+	r := guard(c)
+	if r.Kind == Todo && r.Stub.exercise.Num != ex.Info.Num {
+		r.Kind = Waits
+	}
+	return r
+}
+
+// results runs every check in order, stopping after a timeout: what the
+// feedback tests look at.
 func (ex *Exercise) results() []Result {
-	out := make([]Result, 0, len(ex.Cases))
-	for _, c := range ex.Cases {
-		record(catalog.Record{Event: catalog.EventCall, Exercise: ex.Info.Num, Check: c.Name, Call: c.Call})
-		r := guard(c)
-		if r.Kind == Todo && r.Stub.exercise.Num != ex.Info.Num {
-			r.Kind = Waits
-		}
+	out := make([]Result, 0, len(ex.Checks))
+	for _, c := range ex.Checks {
+		r := ex.runCheck(c)
 		out = append(out, r)
 		if r.Kind == Timeout {
 			break
@@ -286,12 +299,12 @@ func (ex *Exercise) summarize(results []Result) outcome {
 	}
 	o.passed = kinds[Pass]
 	switch {
-	case o.passed == len(ex.Cases):
+	case o.passed == len(ex.Checks):
 		o.status = catalog.StatusPass
 		return o
 	case kinds[Todo] == len(results):
 		o.status = catalog.StatusTodo
-		o.summary = ex.todoMessage()
+		o.summary = ex.todoMessage(ex.Info.FuncList())
 		return o
 	case kinds[Timeout] > 0:
 		o.status = catalog.StatusTimeout
@@ -314,46 +327,58 @@ func (ex *Exercise) summarize(results []Result) outcome {
 	return o
 }
 
-// todoMessage is what go test says of an untouched stub, once for the whole
-// exercise. cmd/grade words it its own way (report.go), under a row whose
-// result already reads "not implemented".
-func (ex *Exercise) todoMessage() string {
+// todoMessage is what go test says of a stub of this exercise reached for
+// the first time. cmd/grade words an untouched stub its own way (report.go),
+// under a row whose result already reads "not implemented".
+func (ex *Exercise) todoMessage(fn string) string {
 	return fmt.Sprintf("%s: open %s and write %s (%s). Hints: exercises/README.md",
-		catalog.NotImplemented, ex.Info.Path(), ex.Info.FuncList(), ex.Info.Where())
+		catalog.NotImplemented, ex.Info.Path(), fn, ex.Info.Where())
 }
 
-// Run is every exercise test's body. An untouched stub gets one message for
-// the whole exercise, and so does an exercise that only waits for another;
-// otherwise each check is a named subtest.
+// Run is every exercise test's body: each check runs in a subtest of its
+// own name, so that go test -run 'Test/name' runs that check's call of the
+// learner's code and no other. A stub reached fails the first check that
+// reaches it, with the whole message; the later checks that reach it too
+// are skipped, so that an untouched exercise says so once. After a timeout
+// the remaining checks are skipped: the looping call still holds a
+// goroutine.
 func (ex *Exercise) Run(t *testing.T) {
 	t.Helper()
-	results := ex.results()
-	o := ex.summarize(results)
-	defer ex.report(results, o)
-	switch o.status {
-	case catalog.StatusTodo, catalog.StatusWaits:
-		t.Fatal(o.summary)
-	}
-	todoSeen := map[string]bool{}
-	for _, r := range results {
-		t.Run(r.Case.Name, func(t *testing.T) {
+	var results []Result
+	reported := map[string]bool{} // stubs already reported, by function
+	timedOut := ""
+	defer func() {
+		if len(results) > 0 {
+			ex.report(results, ex.summarize(results))
+		}
+	}()
+	for _, c := range ex.Checks {
+		t.Run(c.Name, func(t *testing.T) {
 			t.Helper()
+			if timedOut != "" {
+				t.Skipf("not run: check %s timed out, and its call still runs", timedOut)
+			}
+			r := ex.runCheck(c)
+			results = append(results, r)
 			switch r.Kind {
 			case Pass:
-			case Todo:
-				if todoSeen[r.Stub.fn] {
-					t.Errorf("%s: %s (as above)", r.Case.Call, catalog.NotImplemented)
-					return
+			case Todo, Waits:
+				if reported[r.Stub.fn] {
+					t.Skipf("%s: %s (as above)", c.Call, catalog.NotImplemented)
 				}
-				todoSeen[r.Stub.fn] = true
-				t.Errorf("%s: %s: open %s and write %s", r.Case.Call, catalog.NotImplemented, ex.Info.Path(), r.Stub.fn)
+				reported[r.Stub.fn] = true
+				if r.Kind == Todo {
+					t.Errorf("%s: %s", c.Call, ex.todoMessage(r.Stub.fn))
+				} else {
+					t.Error(r.Message(ex.Info))
+				}
+			case Timeout:
+				timedOut = c.Name
+				t.Error(r.Message(ex.Info))
 			default:
 				t.Error(r.Message(ex.Info))
 			}
 		})
-	}
-	if skipped := len(ex.Cases) - len(results); skipped > 0 {
-		t.Errorf("%d more checks were not run because one timed out", skipped)
 	}
 }
 
@@ -362,11 +387,11 @@ func (ex *Exercise) report(results []Result, o outcome) {
 	var msgs []string
 	for _, r := range results {
 		if m := r.Message(ex.Info); m != "" {
-			msgs = append(msgs, r.Case.Name+": "+m)
+			msgs = append(msgs, r.Check.Name+": "+m)
 		}
 	}
 	record(catalog.Record{Event: catalog.EventResult, Exercise: ex.Info.Num, Status: o.status,
-		Checks: len(ex.Cases), Passed: o.passed, Summary: o.summary, Messages: strings.Join(msgs, "\n")})
+		Checks: len(ex.Checks), Passed: o.passed, Summary: o.summary, Messages: strings.Join(msgs, "\n")})
 }
 
 // reportFile is the file named by catalog.ReportEnv, or nil.

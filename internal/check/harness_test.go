@@ -22,7 +22,7 @@ func TestHarness(t *testing.T) {
 	defer func() { timeout = old }()
 	var stop atomic.Bool
 	defer stop.Store(true) // lets the looping goroutine end
-	loop := Case{Name: "loop", Call: "Loop()", Run: func() *Failure {
+	loop := Check{Name: "loop", Call: "Loop()", Run: func() *Failure {
 		for !stop.Load() {
 		}
 		return nil
@@ -35,20 +35,20 @@ func TestHarness(t *testing.T) {
 	stub := catalog.StubPanic(Exercises()[2])
 	tests := []struct {
 		name     string
-		c        Case
+		c        Check
 		kind     Kind
 		contains []string
 	}{
 		{"endless_loop", loop, Timeout, []string{"Loop() did not return within 50ms", "Hint: look for a loop"}},
-		{"panic", Case{Call: "Boom()", PanicHint: hintLearnedOffByOne, Run: outOfRange}, Panic,
+		{"panic", Check{Call: "Boom()", PanicHint: hintLearnedOffByOne, Run: outOfRange}, Panic,
 			[]string{"Boom() panicked: runtime error: index out of range [3] with length 0", "Hint: rows are numbered"}},
-		{"panic_diag", Case{Call: "Boom()", PanicHint: hintLearnedOffByOne,
+		{"panic_diag", Check{Call: "Boom()", PanicHint: hintLearnedOffByOne,
 			PanicDiag: func(msg string) *Hint { return hintLearnedNegative }, Run: outOfRange}, Panic,
 			[]string{"Hint: a negative position"}},
-		{"stub", Case{Call: "Stub()", Run: func() *Failure { panic(stub) }}, Todo, nil},
-		{"failure", Case{Call: "Bad()", Run: func() *Failure { return fail(hintT5Clamp, "Bad() = 1; want 2") }}, Fail,
+		{"stub", Check{Call: "Stub()", Run: func() *Failure { panic(stub) }}, Todo, nil},
+		{"failure", Check{Call: "Bad()", Run: func() *Failure { return fail(hintT5Clamp, "Bad() = 1; want 2") }}, Fail,
 			[]string{"Bad() = 1; want 2", "Hint: distances beyond maxDistance"}},
-		{"pass", Case{Call: "Good()", Run: func() *Failure { return nil }}, Pass, nil},
+		{"pass", Check{Call: "Good()", Run: func() *Failure { return nil }}, Pass, nil},
 	}
 	for _, tc := range tests {
 		r := guard(tc.c)
@@ -61,8 +61,8 @@ func TestHarness(t *testing.T) {
 			}
 		}
 	}
-	pass := Case{Name: "pass", Call: "Good()", Run: func() *Failure { return nil }}
-	ex := &Exercise{Info: Exercises()[0], Cases: []Case{pass, loop, pass}}
+	pass := Check{Name: "pass", Call: "Good()", Run: func() *Failure { return nil }}
+	ex := &Exercise{Info: Exercises()[0], Checks: []Check{pass, loop, pass}}
 	results := ex.results()
 	if len(results) != 2 {
 		t.Errorf("results ran %d cases; want 2 (it stops after a timeout)", len(results))
@@ -132,7 +132,7 @@ func TestSummaries(t *testing.T) {
 		{"pass", []Result{{Kind: Pass}, {Kind: Pass}}, catalog.StatusPass, ""},
 	}
 	for _, tc := range tests {
-		ex := &Exercise{Info: info, Cases: make([]Case, len(tc.results))}
+		ex := &Exercise{Info: info, Checks: make([]Check, len(tc.results))}
 		o := ex.summarize(tc.results)
 		if o.status != tc.status || !strings.Contains(o.summary, tc.summary) {
 			t.Errorf("%s: status %q, summary %q; want %q containing %q", tc.name, o.status, o.summary, tc.status, tc.summary)
@@ -197,12 +197,12 @@ func plainHeading(h string) string {
 // without spaces, and are built for the exercise they are registered as.
 func TestCheckNames(t *testing.T) {
 	for _, e := range Entries() {
-		ex := e.Checks()
+		ex := e.Checks(e.Cases)
 		if ex.Info.Num != e.Num {
 			t.Errorf("exercise %02d: its Checks build exercise %d", e.Num, ex.Info.Num)
 		}
 		seen := map[string]bool{}
-		for _, c := range ex.Cases {
+		for _, c := range ex.Checks {
 			if seen[c.Name] || c.Name == "" || strings.ContainsAny(c.Name, " \t") {
 				t.Errorf("exercise %02d: check name %q is empty, repeated or has spaces", e.Num, c.Name)
 			}

@@ -133,6 +133,11 @@ var (
 	hintPanic = generic("panic", Section{},
 		"your code panicked: the line above is where; an index out of range usually means a loop bound or a "+
 			"slice length is off by one")
+	hintMutates = generic("mutates an argument", Section{},
+		"your function changed one of its arguments: leave the caller's data as it was, and compute into new slices")
+	hintShares = generic("shares memory", Section{},
+		"your result shares memory with an argument: build it in new slices, so that changing the result never "+
+			"changes the caller's data")
 	hintLoop = generic("endless loop", Section{},
 		"look for a loop whose condition never becomes false (a counter that is never incremented, or a step that is 0)")
 )

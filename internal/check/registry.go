@@ -25,9 +25,15 @@ type Entry struct {
 	// exercises/README.md (Markdown, one string a line): the steps the
 	// stub's comment leaves out on purpose.
 	Hints []string
-	// Checks returns the exercise's checks built without the learner's
-	// functions (nil for each), for listing them; they must not be run.
-	Checks func() *Exercise
+	// Cases is the exercise's case table: a struct whose fields are slices
+	// of rows, each row a check's inputs and its expected value (or the
+	// property it checks). gen prints it into the learner's test file, whose
+	// test runs it; a field's doc tag is printed above it.
+	Cases any
+	// Checks returns the exercise's checks of a case table built without the
+	// learner's functions (nil for each), for listing them; they must not be
+	// run.
+	Checks func(cases any) *Exercise
 }
 
 // entries holds the registered exercises, by number.
@@ -42,8 +48,8 @@ func registerExercise(e Entry) {
 		panic(fmt.Sprintf("check: exercise %d (%s) lacks its number, slug, title, test, functions, lesson or section", e.Num, e.Slug))
 	case e.Difficulty.Points() == 0:
 		panic(fmt.Sprintf("check: exercise %d has no known difficulty (%q)", e.Num, e.Difficulty))
-	case e.Blurb == "" || len(e.Hints) == 0 || e.Checks == nil:
-		panic(fmt.Sprintf("check: exercise %d lacks its blurb, hints or checks", e.Num))
+	case e.Blurb == "" || len(e.Hints) == 0 || e.Cases == nil || e.Checks == nil:
+		panic(fmt.Sprintf("check: exercise %d lacks its blurb, hints, cases or checks", e.Num))
 	}
 	if old, ok := entries[e.Num]; ok {
 		panic(fmt.Sprintf("check: exercise %d registered twice (%s and %s)", e.Num, old.Slug, e.Slug))
@@ -56,17 +62,6 @@ func Entries() []Entry {
 	out := make([]Entry, 0, len(entries))
 	for _, num := range slices.Sorted(maps.Keys(entries)) {
 		out = append(out, entries[num])
-	}
-	return out
-}
-
-// All returns every exercise's checks, built without the learner's
-// functions: for listing them (the generated test files) and for the
-// feedback tests. Its checks must not be run.
-func All() []*Exercise {
-	var out []*Exercise
-	for _, e := range Entries() {
-		out = append(out, e.Checks())
 	}
 	return out
 }
