@@ -43,6 +43,7 @@ func verify(root string, stdout, stderr io.Writer) int {
 	v.step("even-numbered solutions pass over the stubs, odd stubs still fail", func() (string, error) { return v.checkHalf(0) })
 	v.step("a broken file, os.Exit, a panic in a goroutine and endless recursion each cost only their exercise", v.checkIsolation)
 	v.step("go test -run 'Test/row' calls the learner's code on that row alone", v.checkRunFilter)
+	v.step("an exercise that calls a crashing one names it and waits for it, in go test and in the grader", v.checkDependentCrash)
 	v.step("a new user copying solutions/*.go over exercises/ gets full marks", v.checkNewUser)
 	v.step("the working tree is unchanged", func() (string, error) {
 		after, err := treeHash(root, catalog.Dir, "solutions")
@@ -411,6 +412,59 @@ func (v *verifier) checkRunFilter() (string, error) {
 		return "", fmt.Errorf("-run RoPEInterleaved never called RotateInterleaved on another row (exit status %d; want 7):\n%s", code, out)
 	}
 	return "", nil
+}
+
+// exitingAttention is an exercise 1 that ends the process, as a learner's
+// log.Fatal would.
+const exitingAttention = `package exercises
+
+import "os"
+
+func Attention(q, k, v [][]float64) [][]float64 {
+	os.Exit(3)
+	return nil
+}
+`
+
+// checkDependentCrash grades the solutions with an exercise 1 that calls
+// os.Exit: exercise 1 crashes, and exercise 21, which calls it, waits for
+// it, saying why, instead of crashing in its turn; go test of exercise 21
+// alone says the same and survives.
+func (v *verifier) checkDependentCrash() (string, error) {
+	tmp, err := os.MkdirTemp("", "grade-crash-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	run, err := v.testBinary(tmp, 1, exitingAttention)
+	if err != nil {
+		return "", err
+	}
+	const want = "(exercise 1), which ends the test process on exercise 1's own checks: your code called os.Exit(3)"
+	if code, out := run("-test.run=^TestSentenceAttention$"); code != 1 || !strings.Contains(out, want) || !strings.Contains(out, "fix exercise 1 first") {
+		return "", fmt.Errorf("go test -run SentenceAttention with an exercise 1 that calls os.Exit(3): exit status %d (want 1), "+
+			"and the output does not say %q:\n%s", code, want, out)
+	}
+	e1, _ := check.ByNum(1)
+	replace := v.overlayFor(func(catalog.Exercise) bool { return true })
+	replace[filepath.Join(v.root, catalog.Dir, e1.File())] = filepath.Join(tmp, e1.File())
+	rep, err := v.grade(replace)
+	if err != nil {
+		return "", err
+	}
+	var p problems
+	for i, e := range check.Exercises() {
+		r := rep.Exercises[i]
+		switch {
+		case e.Num == 1 && r.Status != catalog.StatusCrash:
+			p.addf("%s: status %q; want %q", e.Name(), r.Status, catalog.StatusCrash)
+		case slices.Contains(e.Uses, 1) && (r.Status != catalog.StatusWaits || !strings.Contains(r.Summary, want)):
+			p.addf("%s: status %q, %q; want %q containing %q", e.Name(), r.Status, r.Summary, catalog.StatusWaits, want)
+		case e.Num != 1 && !slices.Contains(e.Uses, 1) && !r.Passed:
+			p.addf("%s lost its points to exercise 1's crash: %s, %s", e.Name(), r.Status, r.Summary)
+		}
+	}
+	return fmt.Sprintf("%d of %d exercises pass", rep.Passed, rep.Total), p.err()
 }
 
 // checkNewUser copies the module into a temporary directory, copies

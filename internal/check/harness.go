@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -93,7 +94,8 @@ const (
 	Panic        // the learner's code panicked
 	Timeout      // the learner's code did not return in time
 	Todo         // it reached this exercise's own stub
-	Waits        // it reached the stub of another exercise
+	Waits        // it reached the stub of another exercise, or another exercise's code failed
+	Crash        // the learner's code ended the process (found by crashProbe)
 )
 
 // Result is the outcome of one check.
@@ -104,12 +106,14 @@ type Result struct {
 	Stub    stubHit  // Todo and Waits
 }
 
-// stubHit says which stub a check reached, and from where.
+// stubHit says which stub a check reached, or which other exercise's
+// function failed, and from where.
 type stubHit struct {
-	exercise catalog.Exercise // whose stub
-	fn       string           // the stub's function, e.g. "Sinusoidal"
+	exercise catalog.Exercise // whose stub or function
+	fn       string           // the function, e.g. "Sinusoidal"
 	caller   string           // the learner's function that called it, "" when the check did
 	broken   bool             // cmd/grade's stand-in for a file that does not compile
+	failure  string           // what went wrong in a function that is written ("panicked: …")
 }
 
 // Message returns what the learner is told about r ("" when it passed).
@@ -129,8 +133,11 @@ func (r Result) Message(ex catalog.Exercise) string {
 // unwritten function.
 func (s stubHit) waitsMessage() string {
 	state, todo := "which is not written yet", "finish"
-	if s.broken {
+	switch {
+	case s.broken:
 		state, todo = "which does not compile", "fix"
+	case s.failure != "":
+		state, todo = "which "+s.failure, "fix"
 	}
 	who := s.caller
 	if who == "" {
@@ -140,9 +147,10 @@ func (s stubHit) waitsMessage() string {
 		who, s.fn, s.exercise.Num, state, todo, s.exercise.Num, s.exercise.Path())
 }
 
-// hint returns the hint r carries, if any.
+// hint returns the hint r carries, if any: none when r waits for another
+// exercise, whose failure is the news.
 func (r Result) hint() *Hint {
-	if r.Failure != nil {
+	if r.Failure != nil && r.Kind != Waits {
 		return r.Failure.Hint
 	}
 	return nil
@@ -177,7 +185,9 @@ func guard(c Check) Result {
 }
 
 // panicResult words a recovered panic: a stub reached, or a crash in the
-// learner's code, pointing at the learner's line.
+// learner's code, pointing at the learner's line. A panic inside another
+// exercise's function also says whose (Stub.failure), so that runCheck can
+// tell the learner to fix that exercise first.
 func panicResult(c Check, v any) Result {
 	frames := learnerFrames()
 	if s, ok := v.(string); ok && strings.HasPrefix(s, catalog.NotImplemented) {
@@ -187,16 +197,42 @@ func panicResult(c Check, v any) Result {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s panicked: %v", c.Call, v)
+	site := ""
 	if len(frames) > 0 {
 		f := frames[0]
-		fmt.Fprintf(&b, "\n    at %s/%s:%d in %s", catalog.Dir, filepath.Base(f.File), f.Line, funcName(f.Function))
+		site = fmt.Sprintf("%s/%s:%d", catalog.Dir, filepath.Base(f.File), f.Line)
+		fmt.Fprintf(&b, "\n    at %s in %s", site, funcName(f.Function))
 	}
 	var h *Hint
 	if c.PanicDiag != nil {
 		h = c.PanicDiag(fmt.Sprint(v))
 	}
 	h = orElse(orElse(h, c.PanicHint), hintPanic)
-	return Result{Check: c, Kind: Panic, Failure: fail(h, b.String())}
+	r := Result{Check: c, Kind: Panic, Failure: fail(h, b.String())}
+	if hit, ok := exerciseFunction(frames); ok {
+		hit.failure = fmt.Sprintf("panicked: %v (at %s)", v, site)
+		r.Stub = hit
+	}
+	return r
+}
+
+// exerciseFunction returns the outermost frame of a panicking stack that is
+// another exercise's own function (one of its Funcs, in its file) than the
+// one the check called (the outermost frame), and the learner's function
+// that called into it: the panic belongs to that other exercise.
+func exerciseFunction(frames []runtime.Frame) (stubHit, bool) {
+	if len(frames) < 2 {
+		return stubHit{}, false
+	}
+	outer := frames[len(frames)-1]
+	called, _ := ByFile(filepath.Base(outer.File))
+	for i := len(frames) - 2; i >= 0; i-- {
+		e, ok := ByFile(filepath.Base(frames[i].File))
+		if fn := funcName(frames[i].Function); ok && e.Num != called.Num && slices.Contains(e.Funcs, fn) {
+			return stubHit{exercise: e, fn: fn, caller: funcName(outer.Function)}, true
+		}
+	}
+	return stubHit{}, false
 }
 
 // learnerFrames returns the frames of the panicking stack that are in the
@@ -263,8 +299,11 @@ func findStub(msg string, frames []runtime.Frame) (stubHit, bool) {
 func (ex *Exercise) runCheck(c Check) Result {
 	record(catalog.Record{Event: catalog.EventCall, Exercise: ex.Info.Num, Check: c.Name, Call: c.Call})
 	r := guard(c)
-	if r.Kind == Todo && r.Stub.exercise.Num != ex.Info.Num {
+	switch {
+	case r.Kind == Todo && r.Stub.exercise.Num != ex.Info.Num:
 		r.Kind = Waits
+	case r.Kind == Panic && r.Stub.failure != "" && r.Stub.exercise.Num != ex.Info.Num:
+		r.Kind = Waits // another exercise's function panicked: fix it first
 	}
 	return r
 }
@@ -306,6 +345,8 @@ func (ex *Exercise) summarize(results []Result) outcome {
 		o.status = catalog.StatusTodo
 		o.summary = ex.todoMessage(ex.Info.FuncList())
 		return o
+	case kinds[Crash] > 0:
+		o.status = catalog.StatusCrash
 	case kinds[Timeout] > 0:
 		o.status = catalog.StatusTimeout
 	case kinds[Fail]+kinds[Panic] == 0 && kinds[Waits] > 0:
@@ -344,9 +385,13 @@ func (ex *Exercise) todoMessage(fn string) string {
 // goroutine.
 func (ex *Exercise) Run(t *testing.T) {
 	t.Helper()
+	if probing(ex.Info.Test) {
+		t.SkipNow() // a child of another exercise's crashProbe
+	}
 	var results []Result
 	reported := map[string]bool{} // stubs already reported, by function
 	timedOut := ""
+	probed, crashed := false, (*crash)(nil)
 	defer func() {
 		if len(results) > 0 {
 			ex.report(results, ex.summarize(results))
@@ -355,6 +400,17 @@ func (ex *Exercise) Run(t *testing.T) {
 	for _, c := range ex.Checks {
 		t.Run(c.Name, func(t *testing.T) {
 			t.Helper()
+			if !probed {
+				probed, crashed = true, ex.crashProbe()
+			}
+			if crashed != nil {
+				results = append(results, crashed.result(c, ex.Info))
+				if len(results) > 1 {
+					t.Skip("not run: the test process would die, as above")
+				}
+				t.Error(results[0].Message(ex.Info))
+				return
+			}
 			if timedOut != "" {
 				t.Skipf("not run: check %s timed out, and its call still runs", timedOut)
 			}
@@ -364,7 +420,11 @@ func (ex *Exercise) Run(t *testing.T) {
 			case Pass:
 			case Todo, Waits:
 				if reported[r.Stub.fn] {
-					t.Skipf("%s: %s (as above)", c.Call, catalog.NotImplemented)
+					again := catalog.NotImplemented
+					if r.Kind == Waits {
+						again = fmt.Sprintf("waits for exercise %d", r.Stub.exercise.Num)
+					}
+					t.Skipf("%s: %s (as above)", c.Call, again)
 				}
 				reported[r.Stub.fn] = true
 				if r.Kind == Todo {

@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -213,3 +214,55 @@ func TestCheckNames(t *testing.T) {
 
 // lessonNumber reads the lesson number from "0N-slug.md".
 func lessonNumber(name string, n *int) (int, error) { return fmt.Sscanf(name, "%02d-", n) }
+
+// TestCrashMessage checks how the death of a test process is worded.
+func TestCrashMessage(t *testing.T) {
+	exit3 := exec.Command("sh", "-c", "exit 3").Run()
+	tests := []struct {
+		out  string
+		err  error
+		want string
+	}{
+		{"=== RUN   TestLearnedLookup\n", exit3, "your code called os.Exit(3) (or log.Fatal, which calls it) while running F()"},
+		{"2024/01/02 03:04:05 no such position\n", exit3, `its last words: "2024/01/02 03:04:05 no such position"`},
+		{"panic: unexpected call to os.Exit(0) during test\n", exit3, "called os.Exit(0)"},
+		{"runtime: goroutine stack exceeds 67108864-byte limit\nfatal error: stack overflow\n\n\t/x/exercises/13_t5_buckets.go:4 +0x1\n",
+			exit3, "ran out of stack while running F() (at exercises/13_t5_buckets.go:4)"},
+		{"fatal error: all goroutines are asleep - deadlock!\n", exit3, "blocked forever"},
+		{"panic: runtime error: slice bounds out of range [:8] with capacity 0\n\ngoroutine 7 [running]:\n" +
+			"github.com/posenc/course/exercises.Llama3InvFreq.func1()\n\t/home/x/course/exercises/11_llama3.go:5 +0x1d\n",
+			exit3, "panicked in a goroutine of its own while running F(): runtime error: slice bounds out of range [:8] with capacity 0 (at exercises/11_llama3.go:5)"},
+	}
+	for _, tc := range tests {
+		if got := CrashMessage(tc.out, tc.err, "F()"); !strings.Contains(got, tc.want) {
+			t.Errorf("CrashMessage(%q) = %q; want it to contain %q", tc.out, got, tc.want)
+		}
+	}
+}
+
+// TestPanicInAnotherExercise checks that a panic inside another exercise's
+// own function is blamed on that exercise, and one in a helper that merely
+// lives in its file is not.
+func TestPanicInAnotherExercise(t *testing.T) {
+	frame := func(fn, file string) runtime.Frame {
+		return runtime.Frame{Function: catalog.Package + "." + fn, File: "/home/x/course/exercises/" + file}
+	}
+	hit, ok := exerciseFunction([]runtime.Frame{frame("dot", "01_attention.go"), frame("Attention", "01_attention.go"),
+		frame("SentenceAttention", "21_sentence_attention.go")})
+	if !ok || hit.exercise.Num != 1 || hit.fn != "Attention" || hit.caller != "SentenceAttention" {
+		t.Errorf("a panic in Attention called by SentenceAttention: %+v, %v; want exercise 1's Attention", hit, ok)
+	}
+	hit.failure = "panicked: boom (at exercises/01_attention.go:7)"
+	if msg, want := hit.waitsMessage(), "SentenceAttention calls your Attention (exercise 1), which panicked: boom (at exercises/01_attention.go:7): fix exercise 1 first"; !strings.Contains(msg, want) {
+		t.Errorf("waitsMessage = %q; want it to contain %q", msg, want)
+	}
+	if hit, ok := exerciseFunction([]runtime.Frame{frame("dot", "01_attention.go"), frame("SentenceAttention", "21_sentence_attention.go")}); ok && hit.exercise.Num != 21 {
+		t.Errorf("a panic in a helper of 01_attention.go called by SentenceAttention is blamed on exercise %d", hit.exercise.Num)
+	}
+	c := Check{Name: "x", Call: "SentenceAttention(…)"}
+	ex := &Exercise{Info: Exercises()[20], Checks: []Check{c}}
+	r := Result{Check: c, Kind: Panic, Failure: fail(hintPanic, "boom"), Stub: stubHit{exercise: Exercises()[0], fn: "Attention", failure: "panicked: boom"}}
+	if o := ex.summarize([]Result{{Check: c, Kind: Waits, Failure: r.Failure, Stub: r.Stub}}); o.status != catalog.StatusWaits || !strings.Contains(o.summary, "fix exercise 1 first") {
+		t.Errorf("summary of a check waiting for a panicking exercise 1: %+v", o)
+	}
+}
