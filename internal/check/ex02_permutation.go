@@ -31,7 +31,8 @@ var (
 		"you applied the inverse permutation: row i of the result is x[perm[i]] (out[i] = x[perm[i]]), "+
 			"not out[perm[i]] = x[i]. The two agree only when perm undoes itself, like a swap")
 	hintPermuteMutates = newHint("permutation/mutates input", Section{},
-		"your function changed its argument x (or the rows inside it): build the result in new slices")
+		"your function changed an argument (x, the rows inside it, or perm): build the result in new slices and "+
+			"leave the arguments as they were")
 	hintPermuteShares = newHint("permutation/shares rows", Section{},
 		"your result shares its rows with x (out[i] = x[perm[i]]), so changing the result changes x: copy each row")
 	hintEquivInvariance = newHint("permutation/invariance", secThreeWords,

@@ -40,6 +40,9 @@ var (
 	hintPastComplement = newHint("choose factor/complement", secSeen,
 		"you returned the pairs that did finish a turn: those are safe, since every angle they meet later is one they "+
 			"have met; the pairs past their trained angles are the slow ones, trainLen·θ_i < 2π")
+	hintPastFirstPair = newHint("choose factor/pair 0 skipped", secSeen,
+		"your loop starts at pair 1: pair 0 counts too. Its frequency is 1, so it never finishes a turn when "+
+			"trainLen < 2π, and is then past its trained angles like the others")
 	hintFactorIntRatio = newHint("choose factor/integer ratio", secNTKShort,
 		"targetLen/trainLen was computed with integer division: 10000/4096 is 2.44…, not 2. Convert both to float64 "+
 			"before dividing")
@@ -166,6 +169,7 @@ func chooseFactorCases() ChooseFactorCases {
 			pairs("pairs_small_head_100_to_400", 16, 10000, 100, 400),
 			pairs("pairs_same_length_nothing_past", 64, 10000, 4096, 4096),
 			pairs("pairs_shorter_input_nothing_past", 64, 10000, 4096, 1000),
+			pairs("pairs_pair_0_never_turned_base_16", 8, 16, 4, 5),
 		},
 		Factor: []NTKFactorCase{
 			factor("factor_lesson_5_is_6.68", 128, 10000, 4096, 16384),
@@ -186,7 +190,15 @@ func diagPairs(got []int, c PairsCase) *Hint {
 		all[i] = i
 	}
 	complement := slices.DeleteFunc(slices.Clone(all), func(i int) bool { return slices.Contains(c.Want, i) })
+	unitFreq := []int{} // 2i/d in integers: every θ_i is 1
+	if targetLen > trainLen && float64(trainLen) < 2*math.Pi {
+		unitFreq = all
+	}
 	switch {
+	case len(c.Want) > 0 && c.Want[0] == 0 && slices.Equal(got, c.Want[1:]):
+		return hintPastFirstPair
+	case slices.Equal(got, unitFreq) && !slices.Equal(unitFreq, c.Want):
+		return hintScaledIntDiv
 	case slices.Equal(got, refPastTrained(d, base, trainLen, targetLen, 1, trainLen, true)):
 		return hintPastTwoPi
 	case slices.Equal(got, refPastTrained(d, base, trainLen, targetLen, 2*math.Pi, targetLen, true)):

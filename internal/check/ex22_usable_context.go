@@ -61,8 +61,11 @@ var (
 	hintUsableEmpty = newHint("usable context/no measurements", secPasskey,
 		"with no measurements there is no usable context: return 0 (and do not read distances[0])")
 	hintUsableMutates = newHint("usable context/mutates", Section{},
-		"your code changed the caller's slices (sorted them in place, most likely): sort a slice of indices, or "+
-			"copies, and leave the arguments as they were")
+		"your code changed the caller's slices (sorted them in place, or zeroed the undefined accuracies?): sort a "+
+			"slice of indices, or copies, and leave the arguments as they were")
+	hintUsableSkipsFirst = newHint("usable context/shortest skipped", secPasskey,
+		"your scan starts at the second shortest distance: the shortest one is a measurement too, and when it fails "+
+			"the usable context is 0")
 	hintUsableFallback = generic("usable context/fallback", secPasskey,
 		"the usable context at threshold t is the longest measured distance D such that every measurement at a "+
 			"distance up to D is defined and has accuracy ≥ t; 0 when the shortest distance already fails")
@@ -164,6 +167,7 @@ func usableVariants(r passkeyRun, t float64) []variant[int] {
 		}
 	}
 	return []variant[int]{
+		{hintUsableSkipsFirst, scanUsable(r.dist, sorted[min(1, len(sorted)):], fails)},
 		{hintUsableStrict, scanUsable(r.dist, sorted, func(i int) bool { return !r.def[i] || !(r.acc[i] > t) })},
 		{hintUsableSkipsUndefined, scanUsable(r.dist, skipped, fails)},
 		{hintUsableIgnoresDefined, scanUsable(r.dist, sorted, func(i int) bool { return r.acc[i] < t })},

@@ -70,7 +70,11 @@ var (
 		"the scaled frequencies decide how fast each pair turns at inference: at distance Δ pair i is at "+
 			"Δ·scaled[i], not Δ·trained[i]")
 	hintRangeMutates = newHint("in range/mutates", Section{},
-		"your code changed trained or scaled: leave the caller's slices as they were")
+		"your code changed trained or scaled (kept a ratio in it, or marked the pairs that went round?): leave the "+
+			"caller's slices as they were")
+	hintRangeFirstPair = newHint("in range/pair 0 skipped", secSeen,
+		"your loop starts at pair 1: pair 0 counts too. Its frequency is the fastest, so it usually goes all the way "+
+			"round, but not when trainLen·trained[0] < 2π, and then it can set the limit")
 	hintRangeFallback = generic("in range/fallback", secScaledLab,
 		"leave out the pairs with trainLen·trained[i] ≥ 2π; the answer is the smallest trainLen·trained[i]/scaled[i] "+
 			"over the others, and math.Inf(1) when there are none")
@@ -94,6 +98,7 @@ type rangeOpts struct {
 	round      func(float64) float64 // rounded to a whole number
 	none       float64               // the answer with no limit (+Inf)
 	unscaled   bool                  // trained in place of scaled
+	skipFirst  bool                  // the loop starts at pair 1
 }
 
 var rangeRight = rangeOpts{turn: 2 * math.Pi, pick: "min", none: math.Inf(1)}
@@ -106,6 +111,9 @@ func refRange(in rangeInput, o rangeOpts) float64 {
 		l--
 	}
 	for i, w := range in.trained {
+		if o.skipFirst && i == 0 {
+			continue
+		}
 		ws := in.scaled[i]
 		if o.unscaled {
 			ws = w
@@ -166,6 +174,7 @@ func rangeVariants(in rangeInput) []variant[float64] {
 		{hintRangeNoInf, with(func(o *rangeOpts) { o.none = -1 })},
 		{hintRangeNoInf, with(func(o *rangeOpts) { o.none = math.MaxFloat64 })},
 		{hintRangeIgnoresScaled, with(func(o *rangeOpts) { o.unscaled = true })},
+		{hintRangeFirstPair, with(func(o *rangeOpts) { o.skipFirst = true })},
 	}
 }
 
@@ -259,6 +268,7 @@ func inRangeCases() InRangeCases {
 		row("lesson_5_ntk_x4_falls_short_of_16384", llama2(posenc.NTKScaling(4))),
 		row("lesson_5_ntk_x6.68_reaches_16384", llama2(posenc.NTKScaling(math.Pow(4, 126/92.0)))),
 		row("lesson_5_yarn_x4_reaches_16384", llama2(posenc.YaRNScaling(4, 4096))),
+		row("pair_0_sets_the_limit", rangeInput{[]float64{1, 0.5}, []float64{0.5, 0.1}, 4}),
 		row("a_middle_pair_sets_the_limit", middlePair),
 		row("the_last_pair_is_not_the_farthest", lastNotFarthest),
 		row("faster_frequencies_halve_it", rangeInput{lab, []float64{2 * lab[0], 2 * lab[1], 2 * lab[2], 2 * lab[3]}, 64}),
