@@ -16,11 +16,23 @@ func init() {
 			Funcs: []string{"LearnedLookup"}, Lesson: 3, Section: "No row, no position", Difficulty: catalog.Easy},
 		Blurb: "copy rows out of a trained table, and refuse positions it has no row for, with an error that names " +
 			"them.",
-		Hints: []string{
-			"- Valid positions are 0 … len(table)−1: test `p < 0 || p >= len(table)`. Check every position before " +
-				"copying anything, so that an error comes with a nil table, and name the position and max_len in the " +
-				"error (`fmt.Errorf`).",
-			"- Never clamp or wrap a position. Copy rows with `append([]float64(nil), table[p]...)`.",
+		Hints: Hints{
+			Read: []Section{secNoRow, secCost},
+			Idea: []string{
+				"A learned table has one row for each position it was trained on, and nothing else: a lookup " +
+					"copies rows, and a position outside the table is an error, never a nearby row.",
+			},
+			Formula: []string{
+				"- The positions with a row are 0 … len(table)−1. Check every position, the first one included, " +
+					"before copying anything, so that an error comes with a nil table; the error names the position " +
+					"and max_len = len(table).",
+				"- Never clamp or wrap a position.",
+			},
+			Code: []string{
+				"- `if p < 0 || p >= len(table) { return nil, fmt.Errorf(\"position %d has no row: max_len is " +
+					"%d\", p, len(table)) }` for every p first; then `append([]float64(nil), table[p]...)` for each " +
+					"row.",
+			},
 		},
 		Cases:  learnedCases(),
 		Checks: func(cases any) *Exercise { return LearnedLookup(nil, cases.(LearnedCases)) },

@@ -14,11 +14,23 @@ func init() {
 			Funcs: []string{"CachePositions", "PackedPositions", "RotateAt"}, Lesson: 4, Section: "Positions are just indices",
 			Difficulty: catalog.Easy, Uses: []int{7}},
 		Blurb: "a KV cache continuing at position p, and packed sequences that restart at 0.",
-		Hints: []string{
-			"- A cache of cacheLen tokens holds positions 0 … cacheLen−1: the new ones continue at cacheLen, " +
-				"cacheLen+1, …",
-			"- Packed documents each start again at 0: lengths [3, 4] give [0 1 2 0 1 2 3].",
-			"- `RotateAt` is `RotateInterleaved(x[r], positions[r], base)` for each row; check the lengths first.",
+		Hints: Hints{
+			Read: []Section{secIndices},
+			Idea: []string{
+				"A position is just a number you pass in: a KV cache continues after the tokens it holds, and " +
+					"documents packed in one row each start again at 0. The rotation itself is exercise 7's.",
+			},
+			Formula: []string{
+				"- A cache of cacheLen tokens holds positions 0 … cacheLen−1: the new ones continue at cacheLen, " +
+					"cacheLen+1, …",
+				"- Packed documents each start again at 0: lengths [3, 4] give [0 1 2 0 1 2 3].",
+				"- RotateAt turns every row r, the first included, to positions[r]; when the lengths differ " +
+					"there is nothing right to return: nil.",
+			},
+			Code: []string{
+				"- `RotateInterleaved(x[r], positions[r], base)` for each row, after checking `len(positions) == " +
+					"len(x)`.",
+			},
 		},
 		Cases:  ropePositionsCases(),
 		Checks: func(cases any) *Exercise { return RoPEPositions(nil, nil, nil, cases.(RoPEPositionsCases)) },

@@ -14,13 +14,25 @@ func init() {
 			Funcs: []string{"RoPEScores", "IsToeplitz"}, Lesson: 4, Section: "Why the score depends only on m − n",
 			Difficulty: catalog.Medium, Uses: []int{7}},
 		Blurb: "RoPE's score matrix, and a check that every diagonal is constant.",
-		Hints: []string{
-			"- `RoPEScores`: entry [a][b] = ⟨RotateInterleaved(q, a, base), RotateInterleaved(k, b, base)⟩.",
-			"- `IsToeplitz`: compare s[i][j] with s[i+1][j+1] for i ≤ rows−2 and j ≤ cols−2, with cols = " +
-				"len(s[0]) (the matrix may be wider or taller than square, or empty). Count `a == b` as equal before " +
-				"looking at |a − b| ≤ tol: −Inf − (−Inf) is NaN.",
-			"- Symmetry (s[i][j] = s[j][i]) is a different property: ALiBi's causal bias is Toeplitz and not " +
-				"symmetric.",
+		Hints: Hints{
+			Read: []Section{secRelative, secALiBiBias},
+			Idea: []string{
+				"A score that depends only on the offset b − a is constant along every diagonal of the score " +
+					"matrix: the matrix is Toeplitz. RoPE's scores are; the scores of additive sinusoidal positions " +
+					"are not.",
+			},
+			Formula: []string{
+				"- `RoPEScores`: entry [a][b] = ⟨R(a)q, R(b)k⟩, the query rotated to a and the key to b.",
+				"- `IsToeplitz`: s[i][j] and s[i+1][j+1] agree within tol (|a − b| ≤ tol) for every i from 0 to " +
+					"rows−2 and j from 0 to cols−2. The matrix may be wider or taller than square, or empty.",
+				"- Symmetry (s[i][j] = s[j][i]) is a different property: ALiBi's causal bias is Toeplitz and not " +
+					"symmetric.",
+			},
+			Code: []string{
+				"- `dot(RotateInterleaved(q, a, base), RotateInterleaved(k, b, base))`.",
+				"- Take `cols := len(s[0])` after checking `len(s) > 0`, and count `a == b` as equal before " +
+					"looking at `math.Abs(a-b) <= tol`: −Inf − (−Inf) is NaN. Leave s as it is.",
+			},
 		},
 		Cases:  relativeScoresCases(),
 		Checks: func(cases any) *Exercise { return RelativeScores(nil, nil, cases.(RelativeScoresCases)) },

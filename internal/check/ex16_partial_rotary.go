@@ -12,11 +12,22 @@ func init() {
 		Exercise: catalog.Exercise{Num: 16, Slug: "partial_rotary", Title: "Partial rotary: rotate only the first dimensions", Test: "TestPartialRotary",
 			Funcs: []string{"RotatePartial"}, Lesson: 4, Section: "Positions are just indices", Difficulty: catalog.Easy, Uses: []int{7}},
 		Blurb: "GPT-J's `rotary_dim`: the first dimensions are a head of their own, the others pass unchanged.",
-		Hints: []string{
-			"- The first rotaryDim dimensions are a head of their own: `RotateInterleaved(x[:rotaryDim], pos, " +
-				"base)` rotates them with θ_i = base^(−2i/rotaryDim), which is what GPT-J does. Copy the rest " +
-				"unchanged.",
-			"- Return nil for an odd, negative or too large rotaryDim.",
+		Hints: Hints{
+			Read: []Section{secIndices, secRoPEFreqs},
+			Idea: []string{
+				"GPT-J rotates only the first rotary_dim dimensions of each head and passes the others through " +
+					"unchanged: those first dimensions form a head of their own, with their own frequencies.",
+			},
+			Formula: []string{
+				"- The first rotaryDim dimensions rotate as a head of rotaryDim dimensions, θ_i = " +
+					"base^(−2i/rotaryDim); dimensions rotaryDim … d−1 are copied as they are.",
+				"- An odd rotaryDim (a pair cut in half), a negative one, or one larger than the head is " +
+					"refused: nil.",
+			},
+			Code: []string{
+				"- `copy(out, RotateInterleaved(x[:rotaryDim], pos, base))` and `copy(out[rotaryDim:], " +
+					"x[rotaryDim:])`, into a new slice, even when rotaryDim is 0.",
+			},
 		},
 		Cases:  partialRotaryCases(),
 		Checks: func(cases any) *Exercise { return PartialRotary(nil, cases.(PartialRotaryCases)) },

@@ -13,11 +13,26 @@ func init() {
 			Funcs: []string{"ConvertQKRows", "HeadScores"}, Lesson: 4, Section: "Converting checkpoints",
 			Difficulty: catalog.Medium, Uses: []int{7, 8}},
 		Blurb: "convert whole projection matrices between the two layouts, and see the scores unchanged.",
-		Hints: []string{
-			"- `ConvertQKRows`: headDim = len(w)/numHeads; in head h, new row h·headDim+i is old row h·headDim+2i " +
-				"and new row h·headDim+i+headDim/2 is old row h·headDim+2i+1. Rows move, columns stay; copy each row.",
-			"- `HeadScores`: q = wq·x (entry r = Σ_c wq[r][c]·x[c]), k = wk·y; for each head take its headDim " +
-				"slice, rotate q's to m and k's to n with exercise 7 or 8, and take the dot product.",
+		Hints: Hints{
+			Read: []Section{secConverting, secRoPELayouts},
+			Idea: []string{
+				"A Q or K projection's output is numHeads heads of headDim values each, one contiguous block per " +
+					"head. Converting a checkpoint from interleaved to half-split pairs permutes the rows inside " +
+					"each block, and leaves every attention score as it was.",
+			},
+			Formula: []string{
+				"- headDim = len(w)/numHeads. In head h, new row h·headDim+i is old row h·headDim+2i, and new " +
+					"row h·headDim+i+headDim/2 is old row h·headDim+2i+1. Rows move; columns stay.",
+				"- `HeadScores`: q = wq·x (entry r = Σ_c wq[r][c]·x[c]) and k = wk·y; head h is the block " +
+					"h·headDim … (h+1)·headDim−1 of each; its score is ⟨q_h rotated to m, k_h rotated to n⟩, in the " +
+					"layout halves selects (exercise 8) or interleaved (exercise 7).",
+			},
+			Code: []string{
+				"- Return nil unless `numHeads >= 1 && len(w)%(2*numHeads) == 0`; copy every row, " +
+					"`append([]float64(nil), w[src]...)`.",
+				"- `qh := q[h*hd : (h+1)*hd]`, then `RotateInterleaved(qh, m, 10000)` or `RotateHalves(qh, m, " +
+					"10000)`.",
+			},
 		},
 		Cases:  convertQKCases(),
 		Checks: func(cases any) *Exercise { return ConvertQK(nil, nil, cases.(ConvertQKCases)) },

@@ -15,13 +15,25 @@ func init() {
 			Difficulty: catalog.Medium},
 		Blurb: "which pairs leave their trained range at a longer length, and the smallest NTK factor that brings " +
 			"them back.",
-		Hints: []string{
-			"- A pair never finished a turn in training when trainLen·θ_i < 2π. Those pairs are past their " +
-				"trained angles at targetLen whenever targetLen > trainLen.",
-			"- NTK with factor s divides pair i by s^(2i/(d−2)). The first such pair, i₀, is divided least, and " +
-				"needs targetLen/trainLen: s = (targetLen/trainLen)^((d−2)/(2·i₀)), in float64. Lesson 5's head (d = " +
-				"128, base 10000, 4096 → 16384) gives pairs 46 … 63 and s ≈ 6.68.",
-			"- Nothing past: 1. Pair 0 past (NTK never changes it): `math.Inf(1)`.",
+		Hints: Hints{
+			Read: []Section{secSeen, secNTKShort},
+			Idea: []string{
+				"A pair that never finished a turn in training has met only part of the circle; at a longer " +
+					"length it meets angles it never saw. NTK-aware scaling slows pair i by a factor that grows with " +
+					"i, so the smallest factor that brings all such pairs back is set by the first of them.",
+			},
+			Formula: []string{
+				"- Pair i is past its trained angles at targetLen when targetLen > trainLen and trainLen·θ_i < " +
+					"2π, with θ_i = base^(−2i/d) and pair 0 included.",
+				"- NTK with factor s divides pair i by s^(2i/(d−2)). The first such pair, i₀, is divided least, " +
+					"and needs targetLen/trainLen: s = (targetLen/trainLen)^((d−2)/(2·i₀)). Lesson 5's head (d = " +
+					"128, base 10000, 4096 → 16384) gives pairs 46 … 63 and s ≈ 6.68.",
+				"- No pair past: 1. Pair 0 past (NTK never changes it): +∞.",
+			},
+			Code: []string{
+				"- Every ratio and exponent in float64: `math.Pow(float64(targetLen)/float64(trainLen), " +
+					"float64(d-2)/float64(2*i0))`, and `math.Inf(1)` when i₀ = 0.",
+			},
 		},
 		Cases:  chooseFactorCases(),
 		Checks: func(cases any) *Exercise { return ChooseFactor(nil, nil, cases.(ChooseFactorCases)) },

@@ -14,12 +14,23 @@ func init() {
 			Funcs: []string{"InterpolateTable"}, Lesson: 3, Section: "No row, no position", Difficulty: catalog.Medium},
 		Blurb: "interpolate the trained rows over a longer (or shorter) table, ends aligned, as vision Transformers " +
 			"do.",
-		Hints: []string{
-			"- New row p sits at x = p·(L−1)/(newLen−1) in the old table (compute the step in float64: in " +
-				"integers it is 0 when the table grows). With newLen = 1 there is no step: the one row is row 0.",
-			"- Let lo = ⌊x⌋, hi = min(lo+1, L−1) and t = x − lo; the row is (1−t)·table[lo] + t·table[hi]. The " +
-				"last new row has x = L−1 exactly, where lo+1 is past the end.",
-			"- For L = 4 and newLen = 7 the new rows sit at 0, 0.5, 1, 1.5, 2, 2.5, 3.",
+		Hints: Hints{
+			Read: []Section{secNoRow},
+			Idea: []string{
+				"To use a learned table at another length, spread the new positions evenly over the old table, " +
+					"the first on the first row and the last on the last, and blend the two trained rows around each " +
+					"one (PyTorch's `interpolate` with `align_corners=True`).",
+			},
+			Formula: []string{
+				"- New row p sits at x = p·(L−1)/(newLen−1) in the old table; with newLen = 1 the one row is row " +
+					"0. For L = 4 and newLen = 7 the new rows sit at 0, 0.5, 1, 1.5, 2, 2.5, 3.",
+				"- With lo = ⌊x⌋, hi = min(lo+1, L−1) and t = x − lo, the row is (1−t)·table[lo] + t·table[hi].",
+			},
+			Code: []string{
+				"- `step := float64(L-1) / float64(newLen-1)`: in integers it is 0 when the table grows.",
+				"- `hi := min(lo+1, L-1)`, since the last new row has x = L−1 exactly; write every row into a " +
+					"new slice, even when newLen is L.",
+			},
 		},
 		Cases:  interpolateCases(),
 		Checks: func(cases any) *Exercise { return InterpolateTable(nil, cases.(InterpolateCases)) },

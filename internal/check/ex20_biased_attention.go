@@ -12,10 +12,21 @@ func init() {
 		Exercise: catalog.Exercise{Num: 20, Slug: "biased_attention", Title: "A position bias inside softmax attention", Test: "TestBiasedAttention",
 			Funcs: []string{"BiasedAttention"}, Lesson: 6, Section: "What it does to attention", Difficulty: catalog.Easy},
 		Blurb: "add an ALiBi or T5 bias to the logits, −Inf included.",
-		Hints: []string{
-			"- The bias joins the scaled logits: s_ij = q_i·k_j/√d + bias[i][j], then the softmax over j, then " +
-				"Σ_j w_ij·v_j.",
-			"- With the row maximum subtracted, exp(−Inf) = 0 gives a masked key weight 0, as it should.",
+		Hints: Hints{
+			Read: []Section{secALiBiAttention},
+			Idea: []string{
+				"A position bias, ALiBi's or T5's, joins the attention logits: after the √d scaling and before " +
+					"the softmax. A bias of −∞ masks a key.",
+			},
+			Formula: []string{
+				"- s_ij = q_i·k_j/√d + bias[i][j], with d = len(q[0]); then the softmax over j, with the row " +
+					"maximum subtracted; then Σ_j w_ij·v_j.",
+				"- exp(−∞) = 0 gives a masked key weight 0, as it should.",
+			},
+			Code: []string{
+				"- Exercise 1's code with the bias added after the division: `dot(q[i], " +
+					"k[j])/math.Sqrt(float64(d)) + bias[i][j]`. Leave −Inf as it is, and bias as it is.",
+			},
 		},
 		Cases:  biasedAttentionCases(),
 		Checks: func(cases any) *Exercise { return BiasedAttention(nil, cases.(BiasedAttentionCases)) },

@@ -16,14 +16,27 @@ func init() {
 			Difficulty: catalog.Advanced, Uses: []int{1, 4, 7, 12, 20}},
 		Blurb: "one head over \"the dog bites the man\" with no positions, sinusoidal, RoPE or ALiBi, built from your " +
 			"earlier exercises.",
-		Hints: []string{
-			"- Project first: q_i = tokens[i]·wq (entry j = Σ_c tokens[i][c]·wq[c][j]), and likewise k and v.",
-			"- \"sinusoidal\": project `AddPositions(tokens, 0)` instead of tokens. \"rope\": rotate q_i and k_i (not " +
-				"v_i) to position i with `RotateInterleaved`. \"alibi\": `BiasedAttention(q, k, v, " +
-				"ALiBiBias([]float64{0.5}, n, false)[0])`. \"none\" and \"rope\" end with `Attention(q, k, v)`.",
-			"- Anything else: `return nil, fmt.Errorf(\"unknown encoding %q …\", encoding)`.",
-			"- Without positions the two \"the\" of \"the dog bites the man\" get the same output; with any encoding " +
-				"they do not.",
+		Hints: Hints{
+			Read: []Section{secFamilies, secAddConcat},
+			Idea: []string{
+				"The families differ only in where position enters one attention head: added to the embeddings " +
+					"(sinusoidal), turning the queries and keys (RoPE), or biasing the scores (ALiBi). Put your " +
+					"exercises 1, 4, 7, 12 and 20 together.",
+			},
+			Formula: []string{
+				"- Project first: q_i = tokens[i]·wq (entry j = Σ_c tokens[i][c]·wq[c][j]), and likewise k and " +
+					"v.",
+				"- \"sinusoidal\": project tokens·√d + PE instead of tokens. \"rope\": turn q_i and k_i (not v_i) to " +
+					"position i. \"alibi\": the symmetric bias −|i − j|/2 on the scores. \"none\": plain attention. Any " +
+					"other name is an error.",
+				"- Without positions the two \"the\" of \"the dog bites the man\" get the same output; with any " +
+					"encoding they do not.",
+			},
+			Code: []string{
+				"- `AddPositions(tokens, 0)`; `RotateInterleaved(q[i], i, 10000)`; `BiasedAttention(q, k, v, " +
+					"ALiBiBias([]float64{0.5}, n, false)[0])`; `Attention(q, k, v)`.",
+				"- `return nil, fmt.Errorf(\"unknown encoding %q …\", encoding)`.",
+			},
 		},
 		Cases:  sentenceCases(),
 		Checks: func(cases any) *Exercise { return SentenceAttention(nil, cases.(SentenceCases)) },

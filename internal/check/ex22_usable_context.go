@@ -15,16 +15,25 @@ func init() {
 			Difficulty: catalog.Easy},
 		Blurb: "read a run's passkey accuracies, as the lab's results file holds them, and find the longest distance " +
 			"up to which the model retrieves reliably.",
-		Hints: []string{
-			"- Visit the measurements from the shortest distance up, whatever order they come in. Sort a slice of " +
-				"indices (`slices.SortFunc(order, …)` comparing `distances[a]` and `distances[b]`), not the " +
-				"arguments: sorting `distances` alone parts each distance from its accuracy, and sorting all three " +
-				"changes the caller's data.",
-			"- Stop at the first measurement that is undefined or below the threshold; the answer is the distance " +
-				"of the last one before it (0 if there is none). An accuracy equal to the threshold passes.",
-			"- Look at `defined[i]` before `accuracy[i]`: an undefined entry's accuracy may read anything, 1 or NaN " +
-				"included.",
-			"- A later distance that passes again does not count: the model already failed closer than that.",
+		Hints: Hints{
+			Read: []Section{secPasskey},
+			Idea: []string{
+				"The usable context is how far the model retrieves reliably with no gap: walk the measurements " +
+					"from the shortest distance up, and stop at the first that fails.",
+			},
+			Formula: []string{
+				"- Visit the measurements by increasing distance, whatever order they come in, the shortest " +
+					"included. Stop at the first that is undefined or below the threshold (an accuracy equal to the " +
+					"threshold passes); the answer is the distance of the last one before it, 0 if there is none.",
+				"- A later distance that passes again does not count: the model already failed closer than that.",
+			},
+			Code: []string{
+				"- Sort a slice of indices, `slices.SortFunc(order, func(a, b int) int { return distances[a] - " +
+					"distances[b] })`, not the arguments: sorting `distances` alone parts each distance from its " +
+					"accuracy, and sorting all three changes the caller's data.",
+				"- Look at `defined[i]` before `accuracy[i]`: an undefined entry's accuracy may read anything, 1 " +
+					"or NaN included.",
+			},
 		},
 		Cases:  usableCases(),
 		Checks: func(cases any) *Exercise { return UsableContext(nil, cases.(UsableCases)) },

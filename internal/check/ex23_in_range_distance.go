@@ -16,16 +16,26 @@ func init() {
 			Difficulty: catalog.Medium},
 		Blurb: "from the frequencies before and after a scaling, the longest distance at which every rotary pair " +
 			"still meets only angles it met in training; then compare it with the lab's passkey accuracies.",
-		Hints: []string{
-			"- Pair i met the angles from 0 to arc_i = trainLen·trained[i] in training. If arc_i ≥ 2π it went all the " +
-				"way round (exactly 2π included): it puts no limit on the distance. Decide this with the trained " +
-				"frequency, not the scaled one: what the pair met in training does not change at inference.",
-			"- Any other pair is at Δ·scaled[i] at distance Δ, and leaves its arc past Δ = arc_i/scaled[i]. The " +
-				"answer is the smallest of these limits: the first pair to leave its arc is where the model meets " +
-				"something new. Start from `math.Inf(1)`, which is also the answer when every pair went round.",
-			"- Keep everything in float64, without rounding: NTK at 8L on the lab's model (d = 8, base 10000, " +
-				"trainLen 64) gives 256, dynamic NTK with factor 2 at 512 gives 389.3, position interpolation by 8 " +
-				"gives 512.",
+		Hints: Hints{
+			Read: []Section{secSeen, secScaledLab},
+			Idea: []string{
+				"In training each rotary pair met the angles from 0 to trainLen times its frequency. After a " +
+					"scaling, a pair stays on angles it knows until it passes the end of that arc; the model meets " +
+					"something new at the first distance where any pair does.",
+			},
+			Formula: []string{
+				"- Pair i's trained arc is arc_i = trainLen·trained[i]. If arc_i ≥ 2π (exactly 2π included) it " +
+					"went all the way round and sets no limit: decide this with the trained frequency, not the " +
+					"scaled one.",
+				"- Any other pair leaves its arc past Δ = arc_i/scaled[i]. The answer is the smallest of these " +
+					"limits over every pair, pair 0 included, and +∞ when every pair went round.",
+				"- NTK at 8L on the lab's model (d = 8, base 10000, trainLen 64) gives 256, dynamic NTK with " +
+					"factor 2 at 512 gives 389.3, position interpolation by 8 gives 512.",
+			},
+			Code: []string{
+				"- Start from `math.Inf(1)`, loop over every pair from 0, and keep the minimum in float64, " +
+					"without rounding.",
+			},
 		},
 		Cases:  inRangeCases(),
 		Checks: func(cases any) *Exercise { return InRangeDistance(nil, cases.(InRangeCases)) },
