@@ -169,7 +169,7 @@ func gradeDir(root string, replace map[string]string, list []catalog.Exercise) (
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	b, err := cachedBuild(root, tmp, replace)
+	b, err := build(root, tmp, replace)
 	if err != nil {
 		return nil, err
 	}

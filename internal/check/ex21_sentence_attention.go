@@ -187,7 +187,7 @@ type UnknownCase struct {
 
 // SentenceCases is exercise 21's case table.
 type SentenceCases struct {
-	Sentence  Sentence
+	Sentence  Sentence        `doc:"The input of every row: \"the dog bites the man\", both \"the\" with one embedding, and the three projections, 4×4."`
 	Encode    []EncodingCase  `doc:"SentenceAttention(Sentence.Tokens, Sentence.Wq, Sentence.Wk, Sentence.Wv, Encoding) must equal Want, to 1e-9, with no error: exercises 1, 4, 7, 12 and 20 put together."`
 	TheTwoThe []TheTwoTheCase `doc:"With each of Encodings, the outputs of the two \"the\" (words 0 and 3) must be equal when Same, and differ otherwise."`
 	Unknown   []UnknownCase   `doc:"SentenceAttention with Encoding must return a nil result and an error that names it."`
