@@ -14,7 +14,7 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: help lab test install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results golden golden-check
+.PHONY: help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results golden golden-check
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -22,9 +22,16 @@ help: ## list the targets
 lab: install ## install what is missing, then open the course in JupyterLab (or Jupyter Notebook)
 	@bash scripts/lab.sh
 
-test: install fmt vet gotest lab-quick check-exercises check-notebooks run-notebooks lint-docker actionlint xla-test test-browser ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
+test: install fmt vet gotest lab-quick check-exercises check-notebooks run-notebooks check-node lint-docker actionlint xla-test test-browser ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
 	@if [ "$${DOCKER_BUILD:-0}" = 1 ]; then scripts/docker-build-local.sh; fi
 	@echo "make test: all checks passed"
+
+check: fmt vet unit check-exercises ## what a pull request must pass, with no apt, npm or browser: gofmt, go vet, go test -short, the exercise proof (timed in README's Contributing)
+	@echo "make check: all checks passed"
+
+unit: ## go test -short every package except ./exercises (the stress and end-to-end tests skip; make test runs them), pkg/posenc/... also with -tags purego
+	GOMLX_BACKEND=go $(GO) test -short $(TEST_PACKAGES)
+	$(GO) test -short -tags purego ./pkg/posenc/...
 
 install: ## Jupyter (OS packages), GoNB + goimports + gopls and the gonb kernel, JupyterLab (hash-locked) where a package index is reachable, notebooks trusted
 	@bash scripts/install.sh
@@ -35,11 +42,11 @@ fmt: ## fail on Go files that gofmt would change
 
 vet: ## go vet every package, also with -tags purego (the host kernels without AVX2)
 	$(GO) vet ./...
-	$(GO) vet -tags purego ./pkg/posenc
+	$(GO) vet -tags purego ./pkg/posenc/...
 
-gotest: ## go test every package except ./exercises, on the pure-Go backend; pkg/posenc also with -tags purego
+gotest: ## go test every package except ./exercises, on the pure-Go backend; pkg/posenc/... also with -tags purego
 	GOMLX_BACKEND=go $(GO) test $(TEST_PACKAGES)
-	$(GO) test -tags purego ./pkg/posenc
+	$(GO) test -tags purego ./pkg/posenc/...
 
 check-exercises: ## stubs fail, solutions pass, a broken exercise costs only itself, every learner-style mistake gets its hint
 	$(GO) run ./cmd/grade -verify
@@ -66,6 +73,9 @@ test-browser: install ## every notebook in headless chromium, in JupyterLab and 
 	@bash scripts/install.sh --browser
 	@bash tests/browser/run.sh
 
+check-node: ## the node on PATH satisfies the engines.node range of every package the npm lock files pin (scripts/install-node.sh installs the pinned one)
+	$(GO) run ./cmd/node-engines $$(git ls-files '*package-lock.json' 2>/dev/null || echo tests/browser/package-lock.json docker/lint/package-lock.json)
+
 lint-docker: ## lint docker/Dockerfile and docker/compose.yaml (dockerfilelint, pinned, via npm)
 	@scripts/lint-dockerfile.sh
 
@@ -78,7 +88,7 @@ lab-results: ## re-run the full lab (12–15 minutes on 2 free cores) and rewrit
 actionlint: ## lint .github/workflows with actionlint v1.7.12 (built from tools/actionlint)
 	cd tools/actionlint && $(GO) tool actionlint -shellcheck= -pyflakes= $(CURDIR)/.github/workflows/*.yml
 
-xla: ## download and install XLA's PJRT CPU plugin (pinned, sha256-checked) into ~/.local/lib/go-xla
+xla: ## download and install XLA's PJRT CPU plugin (pinned, sha256-checked, its runtime needs checked) where go-xla looks (~/.local/lib/go-xla; macOS: ~/Library/Application Support/go-xla)
 	@scripts/install.sh --xla
 
 xla-test: ## graph tests and notebooks on xla:cpu (XLA_PLUGIN_DIR, else a pinned test plugin from the package index)

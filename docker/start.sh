@@ -72,7 +72,7 @@ for d in exercises notebooks; do
 	fi
 	if [ ! -w "$COURSE/$d" ]; then
 		echo "posenc-start: warning: $COURSE/$d is not writable by uid $(id -u): work saved there will fail" \
-			"(on Linux, build with --build-arg LEARNER_UID=\$(id -u); see README, Docker)" >&2
+			"(on Linux, build with --build-arg LEARNER_UID=\$(id -u); see docs/docker.md)" >&2
 	fi
 done
 

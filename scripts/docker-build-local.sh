@@ -23,7 +23,11 @@
 # server prints its URL with the published port, answers 200 with the token
 # and 403 without, answers the HEALTHCHECK's request, offers the gonb kernel,
 # applies the course's JupyterLab settings (when built with JupyterLab), and
-# keeps the token off every command line. Run as root; podman and
+# keeps the token off every command line; and that the image names its
+# source repository (label), sets HOME for any uid, keeps the home folder
+# small (the Go caches in /opt/posenc), and that a dev container's change of
+# learner's uid (updateRemoteUserUID) re-owns a few MB, after which the new
+# uid builds on the warmed caches. Run as root; podman and
 # debootstrap are installed with apt-get when missing. `DOCKER_BUILD=1 make
 # test` runs it.
 #
@@ -183,11 +187,11 @@ else
 	}
 fi
 for _ in $(seq 1 90); do
-	logs | grep -q "token=$token" && break
+	grep -q "token=$token" <<<"$(logs)" && break
 	sleep 1
 done
 logs | grep -E '^posenc-start|^lab.sh|token=' || true
-logs | grep -q "127.0.0.1:$url_port/.*token=$token" || {
+grep -q "127.0.0.1:$url_port/.*token=$token" <<<"$(logs)" || {
 	logs | tail -20 >&2
 	die "the server ($mode) did not print its URL within 90 s"
 }
@@ -201,8 +205,8 @@ health=$(podman image inspect -f '{{json .Config.Healthcheck}}' "$IMAGE" 2>/dev/
 grep -q '127.0.0.1:8888/api' <<<"$health" || die "the image has no HEALTHCHECK on /api: $health"
 api=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/api" || true)
 [ "$api" = 200 ] || die "GET /api (the HEALTHCHECK's request) without a token: HTTP $api; want 200"
-procs | grep -q jupyter || die "cannot read the command lines of the container's processes (no jupyter among them)"
-if procs | grep -qF -- "$token"; then
+grep -q jupyter <<<"$(procs)" || die "cannot read the command lines of the container's processes (no jupyter among them)"
+if grep -qF -- "$token" <<<"$(procs)"; then
 	die "the token appears on a command line in the container (ps shows it); it must travel in JUPYTER_TOKEN"
 fi
 say "the server ($mode) answers on 127.0.0.1:$PORT: 200 with the token, 403 without, /api 200 (HEALTHCHECK); kernel gonb offered"
@@ -215,6 +219,49 @@ if [ "$WITH_JUPYTERLAB" = 1 ]; then
 		die "JupyterLab does not serve the course's settings (overrides.json: fetchNews \"false\", checkForUpdates false); its notification defaults: ${defaults:-none, answer: ${notif:0:200}}"
 	say "JupyterLab serves the course's settings: no news feed, no update check"
 fi
+# The image's metadata and layout.
+src=$(podman image inspect -f '{{index .Config.Labels "org.opencontainers.image.source"}}' "$IMAGE")
+[[ "$src" =~ ^https://github\.com/[^/]+/[^/]+$ ]] || die "label org.opencontainers.image.source is \"$src\"; want https://github.com/OWNER/REPO"
+image_env=$(podman image inspect -f '{{range .Config.Env}}{{println .}}{{end}}' "$IMAGE")
+grep -qx 'HOME=/home/learner' <<<"$image_env" ||
+	die "the image does not set HOME=/home/learner (docker run --user would leave HOME=/)"
+if [ "$mode" = container ]; then
+	inimage() { podman exec "$name" "$@"; }
+else
+	inimage() { chroot "$root" "$@"; }
+fi
+sizes=$(inimage du -sm /home/learner /opt/posenc/go /opt/posenc/go-build | awk '{printf "%s %s MB; ", $2, $1}')
+home_mb=$(inimage du -sm /home/learner | cut -f1)
+say "source label $src; HOME=/home/learner; sizes: $sizes"
+[ "$home_mb" -lt 200 ] || die "/home/learner holds $home_mb MB: a dev container's uid change would copy it into a new layer"
+
+# What the dev containers CLI does when the host's uid is not learner's
+# (updateRemoteUserUID; its updateUID.Dockerfile): learner's uid and gid
+# rewritten in /etc/passwd and /etc/group, the home folder re-owned. Then
+# the new uid builds the course on the image's warmed Go caches.
+uidfile=$(mktemp)
+cat >"$uidfile" <<'UID'
+ARG BASE
+FROM ${BASE}
+USER root
+RUN sed -i -e 's/^learner:\([^:]*\):[0-9]*:[0-9]*:/learner:\1:4242:4242:/' /etc/passwd \
+    && sed -i -e 's/^learner:\([^:]*\):[0-9]*:/learner:\1:4242:/' /etc/group \
+    && chown -R 4242:4242 /home/learner
+USER learner
+RUN id && cd /home/learner/course && go build ./... && go vet ./pkg/posenc && echo "uid 4242 builds on the warmed caches"
+UID
+podman build --isolation chroot --format docker --build-arg BASE="$IMAGE" -f "$uidfile" -t "$IMAGE-uid4242" "$ROOT/docker" >"$log.uid" 2>&1 ||
+	{ tail -20 "$log.uid" >&2; rm -f "$uidfile"; die "the dev container's uid change (4242) failed"; }
+rm -f "$uidfile"
+grep -q 'groups=.*(users)' "$log.uid" || die "learner is not in the group users after the uid change: $(grep uid= "$log.uid")"
+chown_mb=$(podman history --format json "$IMAGE-uid4242" | python3 -c '
+import json, sys
+print(next((int(x.get("size", x.get("Size", 0))) // 1000000 for x in json.load(sys.stdin) if "chown -R 4242" in x.get("CreatedBy", "")), ""))')
+say "dev container uid change: the re-owning layer is ${chown_mb:-?} MB; $(grep -m1 -x 'uid 4242 builds on the warmed caches' "$log.uid")"
+[ -n "$chown_mb" ] && [ "$chown_mb" -lt 200 ] || die "the uid change's layer is ${chown_mb:-of unknown size} MB"
+podman rmi "$IMAGE-uid4242" >/dev/null 2>&1 || true
+rm -f "$log.uid"
+
 if [ "$TARGET" = cuda ]; then
 	line=$(logs | grep '^posenc-gpu-preflight:' || true)
 	grep -q 'no NVIDIA GPU is visible.*GOMLX_BACKEND=xla:cpu' <<<"$line" ||

@@ -25,7 +25,9 @@
 #   --xla      only when asked (it downloads; not part of the default):
 #              XLA's PJRT CPU plugin, pinned and checked against the sha256
 #              recorded in cmd/xla-install/sha256.txt, via go run
-#              ./cmd/xla-install, into ~/.local/lib/go-xla. XLA_PLUGIN=cuda for
+#              ./cmd/xla-install, into ~/.local/lib/go-xla (macOS: ~/Library/
+#              Application Support/go-xla, where go-xla looks there), after
+#              checking that this system's C library can load it. XLA_PLUGIN=cuda for
 #              the CUDA one (wheels locked in cmd/xla-install/cuda13/), XLA_DIR
 #              for another folder, XLA_SHA256 to give the archive's sum,
 #              XLA_REQUIRE_SHA256=1 to refuse an archive whose sum is unrecorded.

@@ -101,6 +101,10 @@ fi
 export PJRT_PLUGIN_LIBRARY_PATH=$dir GOMLX_BACKEND=xla:cpu
 
 cd "$ROOT"
+# The check cmd/xla-install makes before installing a plugin: this
+# system's C and C++ runtime libraries define every version it needs.
+"$GO" run ./cmd/xla-install -runtime-check "$dir/pjrt_c_api_cpu_plugin.so" | sed 's/^/xla-test: /'
+
 if [ "$bench" = 1 ]; then
 	say "cmd/xla-check on xla:cpu ($dir)"
 	exec "$GO" run ./cmd/xla-check

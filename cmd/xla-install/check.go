@@ -5,7 +5,8 @@ import (
 	"io"
 )
 
-// checkPlugin checks the installed plugin when o.check is set. The CPU
+// checkPlugin checks the installed plugin when o.check is set: first that
+// this system's runtime libraries define every version it needs. The CPU
 // plugin is loaded once: one that does not load (wrong glibc, a truncated
 // file) fails here rather than in a learner's first notebook cell. The CUDA
 // plugin needs a GPU and its driver to load, which an image build does not
@@ -14,6 +15,9 @@ import (
 func checkPlugin(o options, path string, stdout io.Writer) error {
 	if !o.check {
 		return nil
+	}
+	if err := requireRuntime("the XLA "+o.plugin+" plugin at "+path, path, "/", stdout); err != nil {
+		return err
 	}
 	if o.plugin == "cuda" {
 		return checkLibraries(path, stdout)

@@ -113,8 +113,8 @@ func installCPU(o options, stdout io.Writer) error {
 	case want != "":
 		fmt.Fprintf(stdout, "archive %s sha256 %s: matches -sha256\n", asset, sum)
 	default:
-		fmt.Fprintf(stdout, "archive %s sha256 %s: not yet recorded; to pin it, put it in cmd/xla-install/sha256.txt:\n  %s   %s   %s\n",
-			asset, sum, o.version, asset, sum)
+		fmt.Fprintf(stdout, "archive %s sha256 %s: not yet recorded; to pin it, put it in cmd/xla-install/sha256.txt:\n  %s\n",
+			asset, sum, sumsLine(o.version, asset, sum))
 	}
 
 	unpacked := filepath.Join(tmp, "unpacked")
@@ -127,6 +127,11 @@ func installCPU(o options, stdout io.Writer) error {
 		if filepath.Base(f) != want {
 			continue
 		}
+		// Before anything is installed: a plugin that needs a newer C
+		// library than this system's would only fail to load.
+		if err := requireRuntime("the XLA CPU plugin "+o.version+" for "+o.goos+"/"+o.goarch, f, "/", stdout); err != nil {
+			return err
+		}
 		dst := filepath.Join(o.dir, want)
 		if err := os.Rename(f, dst); err != nil {
 			return err
@@ -136,7 +141,10 @@ func installCPU(o options, stdout io.Writer) error {
 		if err := os.Symlink(want, link); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "installed %s (linked as %s)\n", dst, filepath.Base(link))
+		if err := recordInstalled(o.dir, o.version, asset, sum); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "installed %s (linked as %s; archive sha256 recorded in %s)\n", dst, filepath.Base(link), filepath.Join(o.dir, installedSumsFile))
 		return nil
 	}
 	return fmt.Errorf("%s holds no %s (it holds %d files)", asset, want, len(files))

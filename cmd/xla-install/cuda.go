@@ -184,6 +184,12 @@ const (
 // cudaPluginInWheel is the plugin's file name inside jax-cuda13-pjrt.
 const cudaPluginInWheel = "xla_cuda_plugin.so"
 
+// cudaPluginFile is the name go-xla loads the CUDA plugin by. It is
+// cudaPluginFile, which go-xla declares on linux/amd64
+// only; a copy lets the command build, and refuse -plugin cuda with its own
+// message, on every platform (cuda_linux_amd64_test.go checks they agree).
+const cudaPluginFile = "pjrt_c_api_cuda_plugin.so"
+
 // cudaNvidiaDir is the folder under dir where go-xla expects the CUDA plugin
 // and its libraries: <dir>/nvidia/pjrt_c_api_cuda_plugin.so, whose RPATH
 // ($ORIGIN/../nvidia/...) finds the libraries in <dir>/nvidia/<library>/lib.
@@ -235,7 +241,7 @@ func installCUDA(o options, stdout io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "%s==%s: %s (sha256 matches the lock)\n", w.name, w.version, f.Filename)
 		if n == cudaPJRTPackage {
-			err = installer.ExtractFileFromZip(whl, cudaPluginInWheel, filepath.Join(staging, installer.NVIDIAPJRTPluginFileName))
+			err = installer.ExtractFileFromZip(whl, cudaPluginInWheel, filepath.Join(staging, cudaPluginFile))
 		} else {
 			err = installer.ExtractDirFromZip(whl, "nvidia", staging)
 		}
@@ -244,8 +250,27 @@ func installCUDA(o options, stdout io.Writer) error {
 		}
 		_ = os.Remove(whl)
 	}
-	if err := os.Chmod(filepath.Join(staging, installer.NVIDIAPJRTPluginFileName), 0o755); err != nil {
+	if err := os.Chmod(filepath.Join(staging, cudaPluginFile), 0o755); err != nil {
 		return fmt.Errorf("%s holds no %s: %v", cudaPJRTPackage, cudaPluginInWheel, err)
+	}
+	// Before anything is installed: the plugin and every NVIDIA library
+	// must find the C and C++ runtime versions they need on this system.
+	err = filepath.WalkDir(staging, func(path string, d os.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() || !(reSharedLibrary.MatchString(d.Name()) || d.Name() == installer.NVIDIAPJRTPluginFileName) {
+			return err
+		}
+		rel, _ := filepath.Rel(staging, path)
+		r, err := checkRuntime(path, "/")
+		if err != nil {
+			return err
+		}
+		if len(r.missing) > 0 {
+			return fmt.Errorf("the CUDA plugin's %s cannot load on this system: it needs %s. %s", rel, strings.Join(r.missing, "; "), noXLAAdvice)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	// go-xla points XLA's CUDA data dir (--xla_gpu_cuda_data_dir) at
 	// <dir>/nvidia, where XLA looks for bin/ptxas and nvvm/libdevice; the CUDA

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 )
 
 // install does what o asks, printing progress to stdout. It is the only
@@ -49,7 +50,7 @@ func onSearchPath(dir string) bool {
 	}
 	candidates := []string{"/usr/local/lib/go-xla"}
 	if home, err := os.UserHomeDir(); err == nil {
-		candidates = append(candidates, filepath.Join(home, ".local", "lib", "go-xla"))
+		candidates = append(candidates, defaultDir(runtime.GOOS, home))
 	}
 	for _, c := range candidates {
 		if dir == c {

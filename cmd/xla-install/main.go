@@ -1,7 +1,7 @@
 // Command xla-install downloads and installs an XLA PJRT plugin, so that
 // GoMLX can run on XLA instead of its pure-Go backend. It is the only part
 // of the course that downloads a plugin, and it does so only when run:
-// pkg/posenc turns go-xla's automatic download off.
+// pkg/posgraph turns go-xla's automatic download off (backend_xla.go).
 //
 // It installs in go-xla's layout (the folders go-xla searches), pinned:
 //
@@ -23,9 +23,21 @@
 //	go run ./cmd/xla-install -dir /usr/local/lib/go-xla
 //	go run ./cmd/xla-install -plugin cuda
 //	go run ./cmd/xla-install -dry-run              # say what would happen; download nothing
+//	go run ./cmd/xla-install -sums build/xla-sums  # every platform's CPU archive: its sha256, to record
+//	go run ./cmd/xla-install -runtime-check build/xla-sums/pjrt_cpu_linux_arm64.tar.gz -sysroot /tmp/image-root
+//
+// Before installing a Linux plugin it checks, from the plugin's ELF version
+// needs, that this system's C and C++ runtime libraries define every
+// version it needs (a plugin built on a newer distribution than this one
+// cannot load), and fails saying what to do; -runtime-check does only that
+// check, against the libraries under -sysroot.
+//
+// The default folder is where go-xla looks: ~/.local/lib/go-xla on Linux,
+// ~/Library/Application Support/go-xla on macOS.
 //
 // Bad flags exit with status 2 and a one-line message; a failed download or
-// install exits with status 1.
+// install exits with status 1; a plugin that cannot load on the system's
+// runtime libraries (before installing, or -runtime-check) with status 3.
 package main
 
 import (
@@ -38,8 +50,6 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
-
-	"github.com/gomlx/go-xla/installer"
 )
 
 func main() {
@@ -51,6 +61,10 @@ const (
 	exitOK      = 0
 	exitFailure = 1 // the flags were fine but the download or install failed
 	exitUsage   = 2 // bad flags or values
+
+	// exitIncompatible: the plugin needs a newer C or C++ runtime library
+	// than the system has, so it cannot load there.
+	exitIncompatible = 3
 )
 
 // Pinned plugin versions. CPUVersion is the default of the go-xla version in
@@ -75,6 +89,10 @@ type options struct {
 
 	requireSHA256 bool   // fail when no sha256 is recorded or given
 	goos, goarch  string // the platform to install for: this one
+
+	sumsDir      string // -sums: download every platform's CPU archive into this folder and print the sums
+	runtimeCheck string // -runtime-check: check this plugin (.so or CPU .tar.gz) against the runtime libraries
+	sysroot      string // the root whose runtime libraries -runtime-check checks against
 }
 
 var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
@@ -91,13 +109,16 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	f.Usage = func() {}
 	f.StringVar(&o.plugin, "plugin", "cpu", `plugin to install: "cpu", or "cuda" (CUDA 13, linux/amd64 only)`)
 	f.StringVar(&o.version, "version", "", "plugin version (default: the pinned "+CPUVersion+" for cpu, "+CUDAVersion+" for cuda)")
-	f.StringVar(&o.dir, "dir", "", `directory for the plugin (default "~/.local/lib/go-xla", which go-xla searches)`)
+	f.StringVar(&o.dir, "dir", "", `directory for the plugin (default: where go-xla searches, "~/.local/lib/go-xla" on Linux, "~/Library/Application Support/go-xla" on macOS)`)
 	f.StringVar(&o.sha256, "sha256", "", "expected sha256 of the CPU plugin archive (default: the one recorded in sha256.txt)")
 	f.BoolVar(&o.requireSHA256, "require-sha256", os.Getenv("XLA_REQUIRE_SHA256") == "1",
 		"fail unless the CPU archive's sha256 is recorded or given (default true when XLA_REQUIRE_SHA256=1)")
 	f.BoolVar(&o.force, "force", false, "install even if this version is already installed")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print what would be installed where, and download nothing")
 	f.BoolVar(&o.check, "check", true, "after installing, load the plugin once to check that it works")
+	f.StringVar(&o.sumsDir, "sums", "", "download the CPU plugin archive of every platform into `folder`, print their sha256 as lines of sha256.txt, fail if one differs from the recorded sum; install nothing")
+	f.StringVar(&o.runtimeCheck, "runtime-check", "", "check that the plugin `file` (.so, or a CPU plugin .tar.gz) loads on the runtime libraries under -sysroot; install nothing")
+	f.StringVar(&o.sysroot, "sysroot", "/", "the root folder of the system whose runtime libraries -runtime-check checks against")
 	if err := f.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintf(stderr, "usage: xla-install [flags]\n\nDownloads and installs an XLA PJRT plugin for GoMLX (go doc ./cmd/xla-install).\n\n")
@@ -108,6 +129,16 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if f.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q (all options are flags)", f.Arg(0))
+	}
+	if o.sumsDir != "" && o.runtimeCheck != "" {
+		return o, fmt.Errorf("-sums and -runtime-check: give one of them")
+	}
+	if (o.sumsDir != "" || o.runtimeCheck != "") && o.plugin != "cpu" {
+		return o, fmt.Errorf("-sums and -runtime-check apply to -plugin cpu only, got -plugin %s", o.plugin)
+	}
+	if o.sumsDir != "" || o.runtimeCheck != "" {
+		// Neither installs anything on this platform: any may run them.
+		o.goos, o.goarch = "linux", "amd64"
 	}
 	switch o.plugin {
 	case "cpu":
@@ -151,7 +182,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		if err != nil {
 			return o, fmt.Errorf("-dir: no home directory to default to (%v); give -dir", err)
 		}
-		o.dir = filepath.Join(home, ".local", "lib", "go-xla")
+		o.dir = defaultDir(runtime.GOOS, home)
 	}
 	abs, err := filepath.Abs(o.dir)
 	if err != nil {
@@ -171,17 +202,39 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "xla-install: %v\n", err)
 		return exitUsage
 	}
-	if err := install(o, stdout); err != nil {
+	switch {
+	case o.sumsDir != "":
+		err = writeSums(o, o.sumsDir, stdout)
+	case o.runtimeCheck != "":
+		err = runtimeCheck(o.runtimeCheck, o.sysroot, stdout)
+	default:
+		err = install(o, stdout)
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "xla-install: %v\n", err)
+		var incompatible *incompatibleError
+		if errors.As(err, &incompatible) {
+			return exitIncompatible
+		}
 		return exitFailure
 	}
 	return exitOK
 }
 
+// defaultDir is the folder go-xla searches in the user's home on goos
+// (pjrt's osDefaultLibraryPaths, installer.DefaultHomeLibPath): on macOS
+// that is not ~/.local/lib, where a plugin would go unfound.
+func defaultDir(goos, home string) string {
+	if goos == "darwin" {
+		return filepath.Join(home, "Library", "Application Support", "go-xla")
+	}
+	return filepath.Join(home, ".local", "lib", "go-xla")
+}
+
 // pluginFile is the file that marks the plugin as installed in dir.
 func pluginFile(o options) string {
 	if o.plugin == "cuda" {
-		return filepath.Join(cudaNvidiaDir(o.dir), installer.NVIDIAPJRTPluginFileName)
+		return filepath.Join(cudaNvidiaDir(o.dir), cudaPluginFile)
 	}
 	return filepath.Join(o.dir, "pjrt_c_api_cpu_"+o.version+"_plugin.so")
 }

@@ -33,6 +33,8 @@ func TestBadFlags(t *testing.T) {
 		{"cuda version not locked", []string{"-plugin", "cuda", "-version", "0.12.0"}, `locked at ` + CUDAVersion},
 		{"unknown flag", []string{"-bogus"}, "-bogus"},
 		{"positional argument", []string{"cpu"}, `unexpected argument "cpu"`},
+		{"sums and runtime check", []string{"-sums", "d", "-runtime-check", "p.so"}, "give one of them"},
+		{"sums of cuda", []string{"-plugin", "cuda", "-sums", "d"}, "-plugin cpu only"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

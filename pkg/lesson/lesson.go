@@ -1,6 +1,6 @@
 // Package lesson holds the small helpers the course's notebooks use around
 // pkg/posenc: checking that a number quoted in the prose is the number a
-// cell computes, and showing tables. Checks fail loudly (a panic names what
+// cell computes, showing tables, and stopping a cell on an error (Must). Checks fail loudly (a panic names what
 // differed), so a lesson whose text and code drift apart fails its headless
 // run in `make test`.
 package lesson

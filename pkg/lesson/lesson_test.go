@@ -1,9 +1,12 @@
 package lesson
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/posenc/course/pkg/posenc"
 )
 
 func mustPanic(t *testing.T, wantInMsg string, f func()) {
@@ -49,5 +52,28 @@ func TestTables(t *testing.T) {
 	}
 	if got, want := FormatSlice([]float64{0.14112, -0.99}, 4), "[0.1411 -0.9900]"; got != want {
 		t.Errorf("FormatSlice = %q; want %q", got, want)
+	}
+}
+
+func TestMust(t *testing.T) {
+	if got := Must(42, nil); got != 42 {
+		t.Errorf("Must(42, nil) = %d; want 42", got)
+	}
+	NoError(nil)
+	want := &posenc.ParamError{Param: "dim", Value: 7, Reason: "must be even"}
+	for name, call := range map[string]func(){
+		"Must":    func() { Must([]float64{1}, error(want)) },
+		"NoError": func() { NoError(want) },
+	} {
+		var pe *posenc.ParamError
+		func() {
+			defer func() {
+				err, _ := recover().(error)
+				if !errors.As(err, &pe) || pe != want {
+					t.Errorf("%s: panic with %v; want the error itself, %v", name, err, want)
+				}
+			}()
+			call()
+		}()
 	}
 }

@@ -2,6 +2,9 @@ package posenc
 
 import (
 	"math"
+
+	"github.com/posenc/course/internal/validate"
+	"github.com/posenc/course/pkg/posenc/internal/parallel"
 )
 
 // ALiBi (Press, Smith and Lewis 2022, "Train Short, Test Long: Attention with
@@ -24,11 +27,11 @@ const maxHeads = 1 << 16
 // The second rule is not the geometric sequence 2^(−8k/n): for 12 heads it
 // gives 1/2, 1/4, …, 1/256 and then 2^(−0.5), 2^(−1.5), 2^(−2.5), 2^(−3.5).
 func ALiBiSlopes(heads int) ([]float64, error) {
-	if err := checkPositive("heads", heads); err != nil {
+	if err := validate.Positive("heads", heads); err != nil {
 		return nil, err
 	}
 	if heads > maxHeads {
-		return nil, paramErr("heads", heads, "must be <= 65536")
+		return nil, validate.Err("heads", heads, "must be <= 65536")
 	}
 	dst := make([]float64, heads)
 	alibiSlopesTo(dst)
@@ -62,34 +65,34 @@ func alibiSlopesTo(dst []float64) {
 // j at or before the query, and −Inf after it, so that the bias is also the
 // causal mask. Entries are computed in float64 and rounded once.
 func ALiBiBiasTo[T Float](dst []T, slopes []float64, qLen, kLen int, causal bool) error {
-	if err := checkPositive("len(slopes)", len(slopes)); err != nil {
+	if err := validate.Positive("len(slopes)", len(slopes)); err != nil {
 		return err
 	}
 	for i, m := range slopes {
 		if math.IsNaN(m) || math.IsInf(m, 0) {
-			return paramErr("slopes["+itoa(i)+"]", m, "must be finite")
+			return validate.Err("slopes["+itoa(i)+"]", m, "must be finite")
 		}
 	}
-	if err := checkPositive("q_len", qLen); err != nil {
+	if err := validate.Positive("q_len", qLen); err != nil {
 		return err
 	}
-	if err := checkPositive("k_len", kLen); err != nil {
+	if err := validate.Positive("k_len", kLen); err != nil {
 		return err
 	}
 	if qLen > kLen {
-		return paramErr("q_len", qLen, "must be <= k_len ("+itoa(kLen)+")")
+		return validate.Err("q_len", qLen, "must be <= k_len ("+itoa(kLen)+")")
 	}
-	if err := checkElements("heads×q_len×k_len", len(slopes), qLen, kLen); err != nil {
+	if err := validate.Elements("heads×q_len×k_len", len(slopes), qLen, kLen); err != nil {
 		return err
 	}
-	if err := checkLen("dst", len(dst), len(slopes)*qLen*kLen); err != nil {
+	if err := validate.Len("dst", len(dst), len(slopes)*qLen*kLen); err != nil {
 		return err
 	}
-	k := getKernel[alibiKernel[T]](&alibiKernels)
+	k := parallel.Get[alibiKernel[T]](&alibiKernels)
 	k.dst, k.slopes, k.qLen, k.kLen, k.causal = dst, slopes, qLen, kLen, causal
-	parallelUnits(k, len(slopes)*qLen, kLen, &k.parallelJob)
+	parallel.Run(k, len(slopes)*qLen, kLen, &k.Job)
 	k.dst, k.slopes = nil, nil
-	putKernel(&alibiKernels, k)
+	parallel.Put(&alibiKernels, k)
 	return nil
 }
 
@@ -100,10 +103,10 @@ func ALiBiBias[T Float](heads, n int, causal bool) ([]T, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkPositive("n", n); err != nil {
+	if err := validate.Positive("n", n); err != nil {
 		return nil, err
 	}
-	if err := checkElements("heads×n×n", heads, n, n); err != nil {
+	if err := validate.Elements("heads×n×n", heads, n, n); err != nil {
 		return nil, err
 	}
 	dst := make([]T, heads*n*n)
@@ -111,16 +114,16 @@ func ALiBiBias[T Float](heads, n int, causal bool) ([]T, error) {
 }
 
 type alibiKernel[T Float] struct {
-	parallelJob
+	parallel.Job
 	dst        []T
 	slopes     []float64
 	qLen, kLen int
 	causal     bool
 }
 
-var alibiKernels typedPool[alibiKernel[float32], alibiKernel[float64]]
+var alibiKernels parallel.TypedPool[alibiKernel[float32], alibiKernel[float64]]
 
-// runRows fills rows [lo, hi) of dst, row r holding head r/qLen and query
+// RunRows fills rows [lo, hi) of dst, row r holding head r/qLen and query
 // r%qLen.
 //
 // Entry j of a row depends only on k = j − qPos (the key's offset from the
@@ -130,7 +133,7 @@ var alibiKernels typedPool[alibiKernel[float32], alibiKernel[float64]]
 // cache, just written) and one computed value: the kernel runs at the speed
 // of copy, and every entry is still exactly the value the formula gives,
 // computed in float64 and rounded once.
-func (k *alibiKernel[T]) runRows(lo, hi int) {
+func (k *alibiKernel[T]) RunRows(lo, hi int) {
 	kLen := k.kLen
 	for r := lo; r < hi; r++ {
 		q := r % k.qLen

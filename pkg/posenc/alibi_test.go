@@ -134,3 +134,31 @@ func TestALiBiBiasConvenience(t *testing.T) {
 		assertClose(t, "ALiBiBias", got, want, 0)
 	}
 }
+
+// TestALiBiRowsFromAnyChunkStart checks the shifted-copy rows of
+// alibiKernel against directly computed ones whatever row a chunk of work
+// starts at (the first row of a chunk is computed, the others copied).
+func TestALiBiRowsFromAnyChunkStart(t *testing.T) {
+	slopes, _ := ALiBiSlopes(3)
+	const qLen, kLen = 7, 11
+	for _, causal := range []bool{false, true} {
+		want := make([]float32, len(slopes)*qLen*kLen)
+		k := &alibiKernel[float32]{dst: want, slopes: slopes, qLen: qLen, kLen: kLen, causal: causal}
+		for r := range len(slopes) * qLen {
+			k.fillRow(want[r*kLen:(r+1)*kLen], slopes[r/qLen], kLen-qLen+r%qLen)
+		}
+		for lo := range len(slopes) * qLen {
+			got := make([]float32, len(want))
+			k.dst = got
+			k.RunRows(lo, len(slopes)*qLen)
+			if lo > 0 {
+				k.RunRows(0, lo)
+			}
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("causal %v, chunks [0, %d) [%d, …): [%d] = %v; want %v", causal, lo, lo, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}

@@ -2,6 +2,8 @@ package posenc
 
 import (
 	"testing"
+
+	"github.com/posenc/course/pkg/posenc/internal/parallel"
 )
 
 // TestHostKernelsAllocateNothing checks the host layer's promise: given
@@ -38,7 +40,7 @@ func TestHostKernelsAllocateNothing(t *testing.T) {
 		}
 		slopes, _ := ALiBiSlopes(size.heads)
 		bias := make([]float32, size.heads*size.seq*size.seq)
-		if size.name == "parallel" && len(table32) < 4*parallelMinWork {
+		if size.name == "parallel" && len(table32) < 4*parallel.MinWork {
 			t.Fatalf("the parallel case (%d values) would not be split", len(table32))
 		}
 		for _, tc := range []struct {

@@ -1,5 +1,7 @@
 package posenc
 
+import "github.com/posenc/course/internal/validate"
+
 // Decoupled RoPE (DeepSeek-V2, https://arxiv.org/abs/2405.04434, section
 // 2.1.3; DeepSeek-V3 keeps it). Multi-head latent attention caches one
 // small latent vector c per token and makes each head's key from it,
@@ -21,7 +23,7 @@ package posenc
 // qk_rope_head_dim). It returns a *ParamError for mismatched lengths, an
 // invalid r or a bad position.
 func DecoupledScore(qNope, kNope, qRope, kRope []float64, r RoPE, m, n int) (float64, error) {
-	if err := checkLen("k_nope", len(kNope), len(qNope)); err != nil {
+	if err := validate.Len("k_nope", len(kNope), len(qNope)); err != nil {
 		return 0, err
 	}
 	rq := make([]float64, len(qRope))

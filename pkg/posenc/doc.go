@@ -8,6 +8,13 @@
 // over goroutines, and return a *ParamError naming the parameter and its
 // value for any bad size or configuration: no input makes them panic.
 //
+// The files of this package state the formulas and check the inputs; the
+// loops that make them fast live under internal/, each documented by the
+// plain loop it must equal and tested against it: sincos fills tables of
+// sines and cosines (the sinusoidal table and the RoPE cache), asm holds the
+// AVX2 kernels with their Go loops, and parallel spreads rows over a pool of
+// goroutines without allocating.
+//
 // Package posgraph (github.com/posenc/course/pkg/posgraph) builds the same
 // encodings as GoMLX graph operations, with this package's configurations
 // and host-built tables, and plugs them into GoMLX's attention layers.

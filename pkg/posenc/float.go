@@ -1,5 +1,7 @@
 package posenc
 
+import "github.com/posenc/course/internal/validate"
+
 // Float is the element type of host-layer slices.
 type Float interface {
 	~float32 | ~float64
@@ -33,7 +35,7 @@ func (l Layout) String() string {
 
 func checkLayout(param string, l Layout) error {
 	if l != Interleaved && l != Halves {
-		return paramErr(param, int(l), "must be Interleaved or Halves")
+		return validate.Err(param, int(l), "must be Interleaved or Halves")
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/posenc/course/internal/validate"
 )
 
 // Fuzz targets for every host entry point. Each asserts that nothing
@@ -347,7 +349,7 @@ func FuzzConvertQKWeights(f *testing.F) {
 	f.Add(7, 0, 2, 5, 0, 0, 3, 0, 0)
 	f.Add(1<<40, 0, 0, 1, 1, 1, 0, 1, 1)
 	f.Fuzz(func(t *testing.T, headDim, rotaryDim, from, to, numHeads, inDim, outAxis, nW, nDst int) {
-		if headDim > 4096 && headDim <= maxElements {
+		if headDim > 4096 && headDim <= validate.MaxElements {
 			t.Skip("valid but large: a permutation of gigabytes")
 		}
 		perm, err := LayoutPermutation(headDim, rotaryDim, Layout(from), Layout(to))

@@ -109,25 +109,6 @@ func checkParamMessage(t *testing.T, msg, param, value string) {
 	}
 }
 
-// wantGraphPanic runs build, which must panic with a *ParamError naming
-// param and value (the graph layer's error path).
-func wantGraphPanic(t *testing.T, param, value string, build func()) {
-	t.Helper()
-	var recovered any
-	func() {
-		defer func() { recovered = recover() }()
-		build()
-	}()
-	if recovered == nil {
-		t.Fatalf("no panic; want a *ParamError for %s = %s", param, value)
-	}
-	err, ok := recovered.(error)
-	if !ok {
-		t.Fatalf("panic value %T (%v); want a *ParamError", recovered, recovered)
-	}
-	wantParamError(t, err, param, value)
-}
-
 // finiteIn reports whether every value is finite and within [−bound, bound].
 func finiteIn[T Float](s []T, bound float64) bool {
 	for _, v := range s {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/posenc/course/internal/validate"
 )
 
 // ModelPositions is what a Hugging Face config.json says about positions:
@@ -104,12 +106,12 @@ func ParseHFConfig(data []byte) (*ModelPositions, error) {
 	dec.UseNumber()
 	var top map[string]any
 	if err := dec.Decode(&top); err != nil {
-		return nil, paramErr("config", "invalid JSON", "must be a JSON object: "+err.Error())
+		return nil, validate.Err("config", "invalid JSON", "must be a JSON object: "+err.Error())
 	}
 	if text, ok := top["text_config"]; ok && text != nil {
 		m, ok := text.(map[string]any)
 		if !ok {
-			return nil, paramErr("text_config", text, "must be an object")
+			return nil, validate.Err("text_config", text, "must be an object")
 		}
 		top = m
 	}
@@ -148,7 +150,7 @@ func (c hfConfig) checkFields() error {
 		}
 		for _, w := range positionWords {
 			if strings.Contains(k, w) {
-				return paramErr(k, v, "is a position field this reader does not know")
+				return validate.Err(k, v, "is a position field this reader does not know")
 			}
 		}
 	}
@@ -163,7 +165,7 @@ func (c hfConfig) has(key string) bool {
 func (c hfConfig) str(key string) (string, error) {
 	v, ok := c.fields[key].(string)
 	if !ok {
-		return "", paramErr(key, c.fields[key], "must be a string")
+		return "", validate.Err(key, c.fields[key], "must be a string")
 	}
 	return v, nil
 }
@@ -176,7 +178,7 @@ func (c hfConfig) float(key string) (float64, error) { return jsonFloat(key, c.f
 func (c hfConfig) boolean(key string) (bool, error) {
 	v, ok := c.fields[key].(bool)
 	if !ok {
-		return false, paramErr(key, c.fields[key], "must be true or false")
+		return false, validate.Err(key, c.fields[key], "must be true or false")
 	}
 	return v, nil
 }
@@ -184,11 +186,11 @@ func (c hfConfig) boolean(key string) (bool, error) {
 func jsonInt(key string, v any) (int, error) {
 	n, ok := v.(json.Number)
 	if !ok {
-		return 0, paramErr(key, v, "must be a positive integer")
+		return 0, validate.Err(key, v, "must be a positive integer")
 	}
 	i, err := n.Int64()
-	if err != nil || i <= 0 || i > maxPosition {
-		return 0, paramErr(key, n.String(), "must be a positive integer <= 2^40")
+	if err != nil || i <= 0 || i > validate.MaxPosition {
+		return 0, validate.Err(key, n.String(), "must be a positive integer <= 2^40")
 	}
 	return int(i), nil
 }
@@ -196,11 +198,11 @@ func jsonInt(key string, v any) (int, error) {
 func jsonFloat(key string, v any) (float64, error) {
 	n, ok := v.(json.Number)
 	if !ok {
-		return 0, paramErr(key, v, "must be a number")
+		return 0, validate.Err(key, v, "must be a number")
 	}
 	f, err := n.Float64()
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return 0, paramErr(key, n.String(), "must be a finite number")
+		return 0, validate.Err(key, n.String(), "must be a finite number")
 	}
 	return f, nil
 }
@@ -223,7 +225,7 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 		return nil, err
 	}
 	if n > maxLayers {
-		return nil, paramErr("num_hidden_layers", n, fmt.Sprintf("must be <= %d", maxLayers))
+		return nil, validate.Err("num_hidden_layers", n, fmt.Sprintf("must be <= %d", maxLayers))
 	}
 	if m.MaxPositions, err = c.integer("max_position_embeddings"); err != nil {
 		return nil, err
@@ -287,7 +289,7 @@ func (c hfConfig) headDim() (int, error) {
 		return 0, err
 	}
 	if h%heads != 0 {
-		return 0, paramErr("hidden_size", h, fmt.Sprintf("must be a multiple of num_attention_heads (%d) when head_dim is absent", heads))
+		return 0, validate.Err("hidden_size", h, fmt.Sprintf("must be a multiple of num_attention_heads (%d) when head_dim is absent", heads))
 	}
 	return h / heads, nil
 }
@@ -308,7 +310,7 @@ func (c hfConfig) decoupled(m *ModelPositions) (*DecoupledHead, error) {
 		return nil, err
 	}
 	if c.has("head_dim") && m.HeadDim != rope {
-		return nil, paramErr("head_dim", m.HeadDim, fmt.Sprintf("must equal qk_rope_head_dim (%d) in a decoupled-RoPE config", rope))
+		return nil, validate.Err("head_dim", m.HeadDim, fmt.Sprintf("must equal qk_rope_head_dim (%d) in a decoupled-RoPE config", rope))
 	}
 	m.HeadDim = rope
 	return &DecoupledHead{NopeDim: nope, RopeDim: rope}, nil
@@ -340,13 +342,13 @@ func (c hfConfig) layerTypes(n int) ([]string, error) {
 	}
 	list, ok := c.fields["layer_types"].([]any)
 	if !ok || len(list) != n {
-		return nil, paramErr("layer_types", c.fields["layer_types"], fmt.Sprintf("must be a list of num_hidden_layers (%d) layer types", n))
+		return nil, validate.Err("layer_types", c.fields["layer_types"], fmt.Sprintf("must be a list of num_hidden_layers (%d) layer types", n))
 	}
 	out := make([]string, n)
 	for i, v := range list {
 		s, ok := v.(string)
 		if !ok || !slices.Contains(layerKinds, s) {
-			return nil, paramErr(fmt.Sprintf("layer_types[%d]", i), v, "must be one of "+strings.Join(layerKinds, ", "))
+			return nil, validate.Err(fmt.Sprintf("layer_types[%d]", i), v, "must be one of "+strings.Join(layerKinds, ", "))
 		}
 		out[i] = s
 	}
@@ -361,13 +363,13 @@ func (c hfConfig) noRoPELayers(n int) ([]bool, error) {
 	out := make([]bool, n)
 	if !c.has("no_rope_layers") {
 		if c.has("no_rope_layer_interval") {
-			return nil, paramErr("no_rope_layer_interval", c.fields["no_rope_layer_interval"], "needs no_rope_layers")
+			return nil, validate.Err("no_rope_layer_interval", c.fields["no_rope_layer_interval"], "needs no_rope_layers")
 		}
 		return out, nil
 	}
 	list, ok := c.fields["no_rope_layers"].([]any)
 	if !ok || len(list) != n {
-		return nil, paramErr("no_rope_layers", c.fields["no_rope_layers"], fmt.Sprintf("must be a list of num_hidden_layers (%d) zeros and ones", n))
+		return nil, validate.Err("no_rope_layers", c.fields["no_rope_layers"], fmt.Sprintf("must be a list of num_hidden_layers (%d) zeros and ones", n))
 	}
 	interval := 0
 	if c.has("no_rope_layer_interval") {
@@ -383,10 +385,10 @@ func (c hfConfig) noRoPELayers(n int) ([]bool, error) {
 			out[i] = true
 		case "1":
 		default:
-			return nil, paramErr(fmt.Sprintf("no_rope_layers[%d]", i), v, "must be 0 (no RoPE) or 1 (RoPE)")
+			return nil, validate.Err(fmt.Sprintf("no_rope_layers[%d]", i), v, "must be 0 (no RoPE) or 1 (RoPE)")
 		}
 		if interval > 0 && out[i] != ((i+1)%interval == 0) {
-			return nil, paramErr(fmt.Sprintf("no_rope_layers[%d]", i), v,
+			return nil, validate.Err(fmt.Sprintf("no_rope_layers[%d]", i), v,
 				fmt.Sprintf("disagrees with no_rope_layer_interval %d (every %dth layer has no RoPE)", interval, interval))
 		}
 	}
@@ -423,7 +425,7 @@ func (c hfConfig) temperature() (*AttentionTemperature, error) {
 	if !c.has("attn_temperature_tuning") {
 		for _, k := range []string{"attn_scale", "floor_scale"} {
 			if c.has(k) {
-				return nil, paramErr(k, c.fields[k], "needs attn_temperature_tuning")
+				return nil, validate.Err(k, c.fields[k], "needs attn_temperature_tuning")
 			}
 		}
 		return nil, nil
@@ -441,7 +443,7 @@ func (c hfConfig) temperature() (*AttentionTemperature, error) {
 		return nil, err
 	}
 	if floor <= 0 {
-		return nil, paramErr("floor_scale", floor, "must be > 0")
+		return nil, validate.Err("floor_scale", floor, "must be > 0")
 	}
 	return &AttentionTemperature{Scale: scale, FloorScale: floor}, nil
 }

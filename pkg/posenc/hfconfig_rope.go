@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/posenc/course/internal/validate"
 )
 
 // ropeKeys lists, for each rope_type, the keys its dictionary may hold, as
@@ -24,7 +26,7 @@ var ropeKeys = map[string][]string{
 // a type whose nested rope_parameters entry is null.
 func (c hfConfig) ropeByType(types []string, m *ModelPositions) (map[string]*RoPE, error) {
 	if c.has("rope_scaling") && c.has("rope_parameters") {
-		return nil, paramErr("rope_scaling", c.fields["rope_scaling"], "must not be given together with rope_parameters")
+		return nil, validate.Err("rope_scaling", c.fields["rope_scaling"], "must not be given together with rope_parameters")
 	}
 	key := "rope_parameters"
 	if c.has("rope_scaling") {
@@ -34,7 +36,7 @@ func (c hfConfig) ropeByType(types []string, m *ModelPositions) (map[string]*RoP
 	if c.has(key) {
 		d, ok := c.fields[key].(map[string]any)
 		if !ok {
-			return nil, paramErr(key, c.fields[key], "must be an object")
+			return nil, validate.Err(key, c.fields[key], "must be an object")
 		}
 		dict = d
 	}
@@ -50,7 +52,7 @@ func (c hfConfig) ropeByType(types []string, m *ModelPositions) (map[string]*RoP
 	case nested:
 		for k, v := range dict {
 			if !slices.Contains(present, k) {
-				return nil, paramErr(key+"."+k, v, "names a layer type that layer_types does not use")
+				return nil, validate.Err(key+"."+k, v, "names a layer type that layer_types does not use")
 			}
 			if v == nil {
 				out[k] = nil
@@ -58,7 +60,7 @@ func (c hfConfig) ropeByType(types []string, m *ModelPositions) (map[string]*RoP
 			}
 			sub, ok := v.(map[string]any)
 			if !ok {
-				return nil, paramErr(key+"."+k, v, "must be an object or null")
+				return nil, validate.Err(key+"."+k, v, "must be an object or null")
 			}
 			r, err := c.rope(key+"."+k, sub, k, m, true)
 			if err != nil {
@@ -68,7 +70,7 @@ func (c hfConfig) ropeByType(types []string, m *ModelPositions) (map[string]*RoP
 		}
 		for _, t := range present {
 			if _, ok := out[t]; !ok && !c.ropeSkipped(m.ModelType, t) {
-				return nil, paramErr(key, "no entry for "+t, "must have an entry for every layer type of layer_types")
+				return nil, validate.Err(key, "no entry for "+t, "must have an entry for every layer type of layer_types")
 			}
 		}
 	case c.has("rope_local_base_freq"):
@@ -111,7 +113,7 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 		if v, ok := d[k]; ok {
 			s, ok := v.(string)
 			if !ok {
-				return nil, paramErr(field(k), v, "must be a string")
+				return nil, validate.Err(field(k), v, "must be a string")
 			}
 			typ = s
 		}
@@ -123,19 +125,19 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 			names = append(names, k)
 		}
 		slices.Sort(names)
-		return nil, paramErr(field("rope_type"), typ, "must be one of "+strings.Join(names, ", "))
+		return nil, validate.Err(field("rope_type"), typ, "must be one of "+strings.Join(names, ", "))
 	}
 	for k, v := range d {
 		if k == "rope_type" || k == "type" || k == "rope_theta" || k == "partial_rotary_factor" || slices.Contains(allowed, k) {
 			continue
 		}
-		return nil, paramErr(field(k), v, "is not a key of rope_type "+typ)
+		return nil, validate.Err(field(k), v, "is not a key of rope_type "+typ)
 	}
 	get := func(k string) (any, bool) { v, ok := d[k]; return v, ok && v != nil }
 	num := func(k string) (float64, error) {
 		v, ok := get(k)
 		if !ok {
-			return 0, paramErr(field(k), "missing", "is required by rope_type "+typ)
+			return 0, validate.Err(field(k), "missing", "is required by rope_type "+typ)
 		}
 		return jsonFloat(field(k), v)
 	}
@@ -155,7 +157,7 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 	} else if c.has("rope_theta") {
 		base, err = c.float("rope_theta")
 	} else {
-		return nil, paramErr("rope_theta", "missing", "must be given (top level or in "+name+")")
+		return nil, validate.Err("rope_theta", "missing", "must be given (top level or in "+name+")")
 	}
 	if err != nil {
 		return nil, err
@@ -170,7 +172,7 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 		return nil, err
 	}
 	if prf <= 0 || prf > 1 {
-		return nil, paramErr("partial_rotary_factor", prf, "must be in (0, 1]")
+		return nil, validate.Err("partial_rotary_factor", prf, "must be in (0, 1]")
 	}
 
 	headDim := m.HeadDim
@@ -258,7 +260,7 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 		if v, ok := get("truncate"); ok {
 			b, ok := v.(bool)
 			if !ok {
-				return nil, paramErr(field("truncate"), v, "must be true or false")
+				return nil, validate.Err(field("truncate"), v, "must be true or false")
 			}
 			sc.NoTruncate = !b
 		}
@@ -313,7 +315,7 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 func floatList(key string, v any) ([]float64, error) {
 	list, ok := v.([]any)
 	if !ok {
-		return nil, paramErr(key, v, "must be a list of numbers")
+		return nil, validate.Err(key, v, "must be a list of numbers")
 	}
 	out := make([]float64, len(list))
 	for i, x := range list {

@@ -1,5 +1,7 @@
 package posenc
 
+import "github.com/posenc/course/internal/validate"
+
 // Learned configures learned absolute position embeddings, as in BERT and
 // GPT-2: a trainable [MaxLen, Dim] table whose row p is added to the token
 // embedding at position p. It has MaxLen·Dim parameters, and nothing at all
@@ -14,13 +16,13 @@ func NewLearned(maxLen, dim int) Learned { return Learned{MaxLen: maxLen, Dim: d
 
 // Validate returns a *ParamError for a non-positive MaxLen or Dim.
 func (l Learned) Validate() error {
-	if err := checkPositive("max_len", l.MaxLen); err != nil {
+	if err := validate.Positive("max_len", l.MaxLen); err != nil {
 		return err
 	}
-	if err := checkPositive("dim", l.Dim); err != nil {
+	if err := validate.Positive("dim", l.Dim); err != nil {
 		return err
 	}
-	return checkElements("max_len×dim", l.MaxLen, l.Dim)
+	return validate.Elements("max_len×dim", l.MaxLen, l.Dim)
 }
 
 // NumParams returns MaxLen·Dim, the number of trainable parameters.
@@ -34,7 +36,7 @@ func (l Learned) CheckPositions(positions []int) error {
 	}
 	for i, p := range positions {
 		if p < 0 || p >= l.MaxLen {
-			return paramErr("positions["+itoa(i)+"]", p,
+			return validate.Err("positions["+itoa(i)+"]", p,
 				"is past the learned table: max_len is "+itoa(l.MaxLen)+", so positions must be in [0, "+itoa(l.MaxLen)+")")
 		}
 	}
@@ -48,10 +50,10 @@ func LearnedLookupTo[T Float](dst, table []T, l Learned, positions []int) error 
 	if err := l.CheckPositions(positions); err != nil {
 		return err
 	}
-	if err := checkLen("table", len(table), l.MaxLen*l.Dim); err != nil {
+	if err := validate.Len("table", len(table), l.MaxLen*l.Dim); err != nil {
 		return err
 	}
-	if err := checkLen("dst", len(dst), len(positions)*l.Dim); err != nil {
+	if err := validate.Len("dst", len(dst), len(positions)*l.Dim); err != nil {
 		return err
 	}
 	for i, p := range positions {

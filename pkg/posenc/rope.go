@@ -2,6 +2,11 @@ package posenc
 
 import (
 	"strconv"
+
+	"github.com/posenc/course/internal/validate"
+	"github.com/posenc/course/pkg/posenc/internal/asm"
+	"github.com/posenc/course/pkg/posenc/internal/parallel"
+	"github.com/posenc/course/pkg/posenc/internal/sincos"
 )
 
 // RoPE configures rotary position embeddings (Su et al. 2021, "RoFormer:
@@ -65,23 +70,23 @@ func (r RoPE) Rot() int {
 // it rotates, a base that is not finite and > 1, an unknown layout, or an
 // invalid Scaling.
 func (r RoPE) Validate() error {
-	if err := checkPositive("head_dim", r.HeadDim); err != nil {
+	if err := validate.Positive("head_dim", r.HeadDim); err != nil {
 		return err
 	}
-	if r.HeadDim > maxElements { // InvFreq and LayoutPermutation allocate by HeadDim alone
-		return paramErr("head_dim", r.HeadDim, "must be <= 2^31")
+	if r.HeadDim > validate.MaxElements { // InvFreq and LayoutPermutation allocate by HeadDim alone
+		return validate.Err("head_dim", r.HeadDim, "must be <= 2^31")
 	}
 	if r.RotaryDim < 0 || r.RotaryDim > r.HeadDim {
-		return paramErr("rotary_dim", r.RotaryDim, "must be in [0, head_dim]")
+		return validate.Err("rotary_dim", r.RotaryDim, "must be in [0, head_dim]")
 	}
 	if r.RotaryDim == 0 {
-		if err := checkEvenPositive("head_dim", r.HeadDim); err != nil {
+		if err := validate.EvenPositive("head_dim", r.HeadDim); err != nil {
 			return err
 		}
-	} else if err := checkEvenPositive("rotary_dim", r.RotaryDim); err != nil {
+	} else if err := validate.EvenPositive("rotary_dim", r.RotaryDim); err != nil {
 		return err
 	}
-	if err := checkBase("base", r.Base); err != nil {
+	if err := validate.Base("base", r.Base); err != nil {
 		return err
 	}
 	if err := checkLayout("layout", r.Layout); err != nil {
@@ -115,18 +120,18 @@ func RotateTo[T Float](dst, x []T, r RoPE, pos int) error {
 	if err := r.Validate(); err != nil {
 		return err
 	}
-	if err := checkPosition("pos", pos); err != nil {
+	if err := validate.Position("pos", pos); err != nil {
 		return err
 	}
-	if err := checkLen("x", len(x), r.HeadDim); err != nil {
+	if err := validate.Len("x", len(x), r.HeadDim); err != nil {
 		return err
 	}
-	if err := checkLen("dst", len(dst), r.HeadDim); err != nil {
+	if err := validate.Len("dst", len(dst), r.HeadDim); err != nil {
 		return err
 	}
 	rot, af := r.Rot(), r.AttentionFactor()
 	for i := range rot / 2 {
-		s, c := sincosProduct(float64(pos), r.Scaling.invFreq(i, rot, r.Base))
+		s, c := sincos.Product(float64(pos), r.Scaling.invFreq(i, rot, r.Base))
 		s, c = s*af, c*af
 		a, b := pairIndex(r.Layout, rot, i)
 		xa, xb := float64(x[a]), float64(x[b])
@@ -151,14 +156,14 @@ func NewRoPECache(r RoPE, maxLen int) (*RoPECache, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
-	if err := checkPositive("max_len", maxLen); err != nil {
+	if err := validate.Positive("max_len", maxLen); err != nil {
 		return nil, err
 	}
-	if maxLen > maxPosition {
-		return nil, paramErr("max_len", maxLen, "must be <= 2^40")
+	if maxLen > validate.MaxPosition {
+		return nil, validate.Err("max_len", maxLen, "must be <= 2^40")
 	}
 	half := r.Rot() / 2
-	if err := checkElements("max_len×rotary_dim/2", maxLen, half); err != nil {
+	if err := validate.Elements("max_len×rotary_dim/2", maxLen, half); err != nil {
 		return nil, err
 	}
 	return newRoPECacheRange(r, 0, maxLen), nil
@@ -171,13 +176,9 @@ func newRoPECacheRange(r RoPE, start, n int) *RoPECache {
 	c := &RoPECache{rope: r, n: n, half: half,
 		cos: make([]float64, n*half), sin: make([]float64, n*half)}
 	freq, _ := r.InvFreq()
-	k := getKernel[sinusoidalKernel[float64]](&sinusoidalKernels)
-	k.sinOut, k.cosOut, k.amp = c.sin, c.cos, r.AttentionFactor()
-	k.dim, k.start, k.rows = 2*half, start, n
-	k.setFrequencies(freq)
-	k.run()
-	k.sinOut, k.cosOut = nil, nil
-	putKernel(&sinusoidalKernels, k)
+	k := sincos.Get[float64](half)
+	copy(k.Freq(), freq)
+	k.Cache(c.sin, c.cos, r.AttentionFactor(), start)
 	return c
 }
 
@@ -199,16 +200,16 @@ func (c *RoPECache) Sin() []float64 { return c.sin }
 // seqLen·HeadDim, len(dst) differs, or a position is outside the cache.
 func ApplyRoPETo[T Float](dst, x []T, c *RoPECache, seqLen, start int) error {
 	if c == nil {
-		return paramErr("cache", "nil", "must be built with NewRoPECache")
+		return validate.Err("cache", "nil", "must be built with NewRoPECache")
 	}
-	if err := checkPositive("seq_len", seqLen); err != nil {
+	if err := validate.Positive("seq_len", seqLen); err != nil {
 		return err
 	}
-	if err := checkNonNegative("start", start); err != nil {
+	if err := validate.NonNegative("start", start); err != nil {
 		return err
 	}
 	if start > c.n-seqLen {
-		return paramErr("start+seq_len", int64(start)+int64(seqLen), "must be <= the cache length "+itoa(c.n))
+		return validate.Err("start+seq_len", int64(start)+int64(seqLen), "must be <= the cache length "+itoa(c.n))
 	}
 	return applyRoPE(dst, x, c, seqLen, start, nil)
 }
@@ -218,14 +219,14 @@ func ApplyRoPETo[T Float](dst, x []T, c *RoPECache, seqLen, start int) error {
 // position must be in [0, c.Len()).
 func ApplyRoPEAtTo[T Float](dst, x []T, c *RoPECache, positions []int) error {
 	if c == nil {
-		return paramErr("cache", "nil", "must be built with NewRoPECache")
+		return validate.Err("cache", "nil", "must be built with NewRoPECache")
 	}
-	if err := checkPositive("len(positions)", len(positions)); err != nil {
+	if err := validate.Positive("len(positions)", len(positions)); err != nil {
 		return err
 	}
 	for i, p := range positions {
 		if p < 0 || p >= c.n {
-			return paramErr("positions["+itoa(i)+"]", p, "must be in [0, "+itoa(c.n)+")")
+			return validate.Err("positions["+itoa(i)+"]", p, "must be in [0, "+itoa(c.n)+")")
 		}
 	}
 	return applyRoPE(dst, x, c, len(positions), 0, positions)
@@ -233,22 +234,22 @@ func ApplyRoPEAtTo[T Float](dst, x []T, c *RoPECache, positions []int) error {
 
 func applyRoPE[T Float](dst, x []T, c *RoPECache, seqLen, start int, positions []int) error {
 	hd := c.rope.HeadDim
-	if mulOverflows(seqLen, hd) || len(x) == 0 || len(x)%(seqLen*hd) != 0 {
-		return paramErr("len(x)", len(x), "must be a positive multiple of seq_len×head_dim = "+itoa(seqLen)+"×"+itoa(hd))
+	if validate.MulOverflows(seqLen, hd) || len(x) == 0 || len(x)%(seqLen*hd) != 0 {
+		return validate.Err("len(x)", len(x), "must be a positive multiple of seq_len×head_dim = "+itoa(seqLen)+"×"+itoa(hd))
 	}
-	if err := checkLen("dst", len(dst), len(x)); err != nil {
+	if err := validate.Len("dst", len(dst), len(x)); err != nil {
 		return err
 	}
-	k := getKernel[ropeKernel[T]](&ropeKernels)
+	k := parallel.Get[ropeKernel[T]](&ropeKernels)
 	k.dst, k.x, k.c, k.positions = dst, x, c, positions
 	k.seqLen, k.start = seqLen, start
 	k.rows = len(x) / hd
 	k.seqs = k.rows / seqLen
 	k.tile = min(seqLen, max(1, ropeTileBytes/(16*max(c.half, 1))))
 	tiles := (seqLen + k.tile - 1) / k.tile
-	parallelUnits(k, tiles*k.seqs, k.tile*hd, &k.parallelJob)
+	parallel.Run(k, tiles*k.seqs, k.tile*hd, &k.Job)
 	k.dst, k.x, k.c, k.positions = nil, nil, nil, nil
-	putKernel(&ropeKernels, k)
+	parallel.Put(&ropeKernels, k)
 	return nil
 }
 
@@ -260,7 +261,7 @@ func applyRoPE[T Float](dst, x []T, c *RoPECache, seqLen, start int, positions [
 const ropeTileBytes = 16 << 10
 
 type ropeKernel[T Float] struct {
-	parallelJob
+	parallel.Job
 	dst, x        []T
 	c             *RoPECache
 	positions     []int
@@ -269,12 +270,12 @@ type ropeKernel[T Float] struct {
 	tile          int // positions per unit
 }
 
-var ropeKernels typedPool[ropeKernel[float32], ropeKernel[float64]]
+var ropeKernels parallel.TypedPool[ropeKernel[float32], ropeKernel[float64]]
 
-// runRows rotates the units [lo, hi). Unit u is tile u/seqs of positions of
+// RunRows rotates the units [lo, hi). Unit u is tile u/seqs of positions of
 // sequence u%seqs: consecutive units share a tile, so its cos and sin rows
 // stay in cache while they are reused by every sequence.
-func (k *ropeKernel[T]) runRows(lo, hi int) {
+func (k *ropeKernel[T]) RunRows(lo, hi int) {
 	c := k.c
 	hd, half := c.rope.HeadDim, c.half
 	rot := 2 * half
@@ -286,7 +287,7 @@ func (k *ropeKernel[T]) runRows(lo, hi int) {
 		if interleaved && rot == hd && k.positions == nil {
 			// The unit's rows and their cache rows are both contiguous.
 			p0, p1 := k.start+s0, k.start+s1
-			rotateInterleavedRows(k.dst[r0*hd:(r0+s1-s0)*hd], k.x[r0*hd:(r0+s1-s0)*hd],
+			asm.RotateInterleaved(k.dst[r0*hd:(r0+s1-s0)*hd], k.x[r0*hd:(r0+s1-s0)*hd],
 				c.cos[p0*half:p1*half], c.sin[p0*half:p1*half])
 			continue
 		}
@@ -301,41 +302,14 @@ func (k *ropeKernel[T]) runRows(lo, hi int) {
 			src := k.x[r*hd : (r+1)*hd]
 			out := k.dst[r*hd : (r+1)*hd]
 			if interleaved {
-				rotateInterleavedRows(out[:rot], src[:rot], cs, sn)
+				asm.RotateInterleaved(out[:rot], src[:rot], cs, sn)
 			} else {
-				rotateHalvesRow(out[:rot], src[:rot], cs, sn)
+				asm.RotateHalves(out[:half], out[half:rot], src[:half], src[half:rot], cs, sn)
 			}
 			if rot < hd {
 				copy(out[rot:], src[rot:])
 			}
 		}
-	}
-}
-
-// rotateInterleaved rotates pairs (2i, 2i+1); len(out) = len(src) = 2·len(cs).
-// The float64 conversions keep the compiler from fusing products and sums
-// into FMAs, so that every build (and the assembly kernels) rounds alike.
-func rotateInterleaved[T Float](out, src []T, cs, sn []float64) {
-	n := len(cs)
-	out, src, sn = out[:2*n], src[:2*n], sn[:n]
-	for i := range n {
-		x := src[2*i : 2*i+2 : 2*i+2]
-		o := out[2*i : 2*i+2 : 2*i+2]
-		a, b := float64(x[0]), float64(x[1])
-		c, s := cs[i], sn[i]
-		o[0], o[1] = T(float64(a*c)-float64(b*s)), T(float64(a*s)+float64(b*c))
-	}
-}
-
-// rotateHalves2 rotates pairs (s1[i], s2[i]) into (o1[i], o2[i]).
-func rotateHalves2[T Float](o1, o2, s1, s2 []T, cs, sn []float64) {
-	h := len(cs)
-	o1, o2, s1, s2, sn = o1[:h], o2[:h], s1[:h], s2[:h], sn[:h]
-	for i, c := range cs {
-		a, b := float64(s1[i]), float64(s2[i])
-		s := sn[i]
-		o1[i] = T(float64(a*c) - float64(b*s))
-		o2[i] = T(float64(a*s) + float64(b*c))
 	}
 }
 

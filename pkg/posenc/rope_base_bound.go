@@ -1,6 +1,10 @@
 package posenc
 
-import "math"
+import (
+	"math"
+
+	"github.com/posenc/course/internal/validate"
+)
 
 // The long-term decay property of Men et al. 2024, "Base of RoPE Bounds
 // Context Length" (https://arxiv.org/abs/2405.14591), section 4: a query
@@ -27,7 +31,7 @@ func MinLongTermDecay(r RoPE, maxDist int) (minB float64, at int, err error) {
 		return 0, 0, err
 	}
 	if maxDist < 0 || maxDist > 1<<32 {
-		return 0, 0, paramErr("max_dist", maxDist, "must be in [0, 2^32]")
+		return 0, 0, validate.Err("max_dist", maxDist, "must be in [0, 2^32]")
 	}
 	b, at := minDecay(freq, maxDist, math.Inf(-1))
 	return b, at, nil
@@ -82,14 +86,14 @@ func minDecay(freq []float64, maxDist int, stop float64) (float64, int) {
 // *ParamError for an odd or non-positive headDim, a headDim past 65536, or
 // a contextLen outside [1, 2^24].
 func RoPEBaseLowerBound(headDim, contextLen int) (float64, error) {
-	if err := checkEvenPositive("head_dim", headDim); err != nil {
+	if err := validate.EvenPositive("head_dim", headDim); err != nil {
 		return 0, err
 	}
 	if headDim > 1<<16 {
-		return 0, paramErr("head_dim", headDim, "must be <= 65536")
+		return 0, validate.Err("head_dim", headDim, "must be <= 65536")
 	}
 	if contextLen < 1 || contextLen > 1<<24 {
-		return 0, paramErr("context_len", contextLen, "must be in [1, 2^24]")
+		return 0, validate.Err("context_len", contextLen, "must be in [1, 2^24]")
 	}
 	holds := func(base float64) bool {
 		freq, _ := NewRoPE(headDim).WithBase(base).InvFreq()

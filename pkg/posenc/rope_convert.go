@@ -1,5 +1,7 @@
 package posenc
 
+import "github.com/posenc/course/internal/validate"
+
 // Checkpoints disagree on where RoPE's pairs live: Meta's Llama reference
 // code and GPT-J rotate interleaved pairs (2i, 2i+1), while Hugging Face's
 // Llama and GPT-NeoX rotate halves (i, i+d/2). Both compute the same
@@ -44,24 +46,24 @@ func ConvertQKWeightsTo[T Float](dst, w []T, r RoPE, to Layout, numHeads, inDim,
 	if err != nil {
 		return err
 	}
-	if err := checkPositive("num_heads", numHeads); err != nil {
+	if err := validate.Positive("num_heads", numHeads); err != nil {
 		return err
 	}
-	if err := checkPositive("in_dim", inDim); err != nil {
+	if err := validate.Positive("in_dim", inDim); err != nil {
 		return err
 	}
 	if outAxis != 0 && outAxis != 1 {
-		return paramErr("out_axis", outAxis, "must be 0 ([out, in]) or 1 ([in, out])")
+		return validate.Err("out_axis", outAxis, "must be 0 ([out, in]) or 1 ([in, out])")
 	}
 	hd := r.HeadDim
-	if err := checkElements("num_heads×head_dim×in_dim", numHeads, hd, inDim); err != nil {
+	if err := validate.Elements("num_heads×head_dim×in_dim", numHeads, hd, inDim); err != nil {
 		return err
 	}
 	out := numHeads * hd
-	if err := checkLen("w", len(w), out*inDim); err != nil {
+	if err := validate.Len("w", len(w), out*inDim); err != nil {
 		return err
 	}
-	if err := checkLen("dst", len(dst), out*inDim); err != nil {
+	if err := validate.Len("dst", len(dst), out*inDim); err != nil {
 		return err
 	}
 	for h := range numHeads {

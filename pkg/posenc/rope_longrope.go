@@ -3,6 +3,8 @@ package posenc
 import (
 	"math"
 	"strconv"
+
+	"github.com/posenc/course/internal/validate"
 )
 
 // LongRoPE (Ding et al. 2024, "LongRoPE: Extending LLM Context Window Beyond
@@ -70,34 +72,34 @@ func (sc Scaling) longRoPEAttentionFactor() float64 {
 // validateLongRoPE checks the factor lists (rot/2 finite positive values
 // each), OriginalLen (> 1, so that ln L₀ > 0), SeqLen and AttentionFactor.
 func (sc Scaling) validateLongRoPE(rot int) error {
-	if err := checkFinite("factor", sc.Factor); err != nil {
+	if err := validate.Finite("factor", sc.Factor); err != nil {
 		return err
 	}
 	if sc.Factor < 1 {
-		return paramErr("factor", sc.Factor, "must be >= 1")
+		return validate.Err("factor", sc.Factor, "must be >= 1")
 	}
-	if sc.OriginalLen < 2 || sc.OriginalLen > maxPosition {
-		return paramErr("original_len", sc.OriginalLen, "must be in [2, 2^40]")
+	if sc.OriginalLen < 2 || sc.OriginalLen > validate.MaxPosition {
+		return validate.Err("original_len", sc.OriginalLen, "must be in [2, 2^40]")
 	}
-	if err := checkPosition("seq_len", sc.SeqLen); err != nil {
+	if err := validate.Position("seq_len", sc.SeqLen); err != nil {
 		return err
 	}
 	if err := checkOptional(optional{"attention_factor", sc.AttentionFactor}); err != nil {
 		return err
 	}
 	if sc.LongRoPE == nil {
-		return paramErr("long_rope", "nil", "must hold the short and long factors")
+		return validate.Err("long_rope", "nil", "must hold the short and long factors")
 	}
 	for _, l := range []struct {
 		name string
 		v    []float64
 	}{{"short_factor", sc.LongRoPE.Short}, {"long_factor", sc.LongRoPE.Long}} {
 		if len(l.v) != rot/2 {
-			return paramErr("len("+l.name+")", len(l.v), "must be rotary_dim/2 = "+strconv.Itoa(rot/2))
+			return validate.Err("len("+l.name+")", len(l.v), "must be rotary_dim/2 = "+strconv.Itoa(rot/2))
 		}
 		for i, v := range l.v {
 			if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
-				return paramErr(l.name+"["+strconv.Itoa(i)+"]", v, "must be finite and > 0")
+				return validate.Err(l.name+"["+strconv.Itoa(i)+"]", v, "must be finite and > 0")
 			}
 		}
 	}

@@ -1,6 +1,10 @@
 package posenc
 
-import "math"
+import (
+	"math"
+
+	"github.com/posenc/course/internal/validate"
+)
 
 // p-RoPE, "proportional" RoPE (Barbero et al. 2024, "Round and Round We Go!
 // What makes Rotary Positional Encodings useful?",
@@ -44,17 +48,17 @@ func proportionalPairs(proportion float64, rot int) int {
 
 // validateProportional checks Proportion and Factor (0 meaning 1).
 func (sc Scaling) validateProportional() error {
-	if err := checkFinite("proportion", sc.Proportion); err != nil {
+	if err := validate.Finite("proportion", sc.Proportion); err != nil {
 		return err
 	}
 	if sc.Proportion < 0 || sc.Proportion > 1 {
-		return paramErr("proportion", sc.Proportion, "must be in [0, 1]")
+		return validate.Err("proportion", sc.Proportion, "must be in [0, 1]")
 	}
-	if err := checkFinite("factor", sc.Factor); err != nil {
+	if err := validate.Finite("factor", sc.Factor); err != nil {
 		return err
 	}
 	if sc.Factor != 0 && sc.Factor < 1 {
-		return paramErr("factor", sc.Factor, "must be >= 1 (or 0 for 1)")
+		return validate.Err("factor", sc.Factor, "must be >= 1 (or 0 for 1)")
 	}
 	return nil
 }

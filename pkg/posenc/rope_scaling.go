@@ -3,6 +3,8 @@ package posenc
 import (
 	"fmt"
 	"math"
+
+	"github.com/posenc/course/internal/validate"
 )
 
 // ScalingKind names a RoPE frequency-scaling method, as Hugging Face
@@ -63,7 +65,7 @@ func ParseScalingKind(name string) (ScalingKind, error) {
 			return ScalingKind(i), nil
 		}
 	}
-	return 0, paramErr("scaling", name, "must be one of none, linear, ntk, dynamic, yarn, llama3, proportional, longrope")
+	return 0, validate.Err("scaling", name, "must be one of none, linear, ntk, dynamic, yarn, llama3, proportional, longrope")
 }
 
 // Scaling configures RoPE frequency scaling for contexts longer than the one
@@ -157,7 +159,7 @@ func (sc Scaling) llama3Factors() (low, high float64) {
 // validate checks sc for a rotary dimension rot.
 func (sc Scaling) validate(rot int) error {
 	if sc.Kind < ScalingNone || sc.Kind > ScalingLongRoPE {
-		return paramErr("scaling", int(sc.Kind), "must be a known ScalingKind")
+		return validate.Err("scaling", int(sc.Kind), "must be a known ScalingKind")
 	}
 	if sc.Kind == ScalingNone {
 		return nil
@@ -168,30 +170,30 @@ func (sc Scaling) validate(rot int) error {
 	if sc.Kind == ScalingLongRoPE {
 		return sc.validateLongRoPE(rot)
 	}
-	if err := checkFinite("factor", sc.Factor); err != nil {
+	if err := validate.Finite("factor", sc.Factor); err != nil {
 		return err
 	}
 	if sc.Factor < 1 {
-		return paramErr("factor", sc.Factor, "must be >= 1")
+		return validate.Err("factor", sc.Factor, "must be >= 1")
 	}
 	switch sc.Kind {
 	case ScalingNTK, ScalingDynamic:
 		if rot <= 2 {
-			return paramErr("rotary_dim", rot, "must be > 2 for NTK scaling (the exponent is d/(d−2))")
+			return validate.Err("rotary_dim", rot, "must be > 2 for NTK scaling (the exponent is d/(d−2))")
 		}
 	}
 	switch sc.Kind {
 	case ScalingDynamic, ScalingYaRN, ScalingLlama3:
-		if err := checkPositive("original_len", sc.OriginalLen); err != nil {
+		if err := validate.Positive("original_len", sc.OriginalLen); err != nil {
 			return err
 		}
-		if sc.OriginalLen > maxPosition {
-			return paramErr("original_len", sc.OriginalLen, "must be <= 2^40")
+		if sc.OriginalLen > validate.MaxPosition {
+			return validate.Err("original_len", sc.OriginalLen, "must be <= 2^40")
 		}
 	}
 	switch sc.Kind {
 	case ScalingDynamic:
-		if err := checkPosition("seq_len", sc.SeqLen); err != nil {
+		if err := validate.Position("seq_len", sc.SeqLen); err != nil {
 			return err
 		}
 	case ScalingYaRN:
@@ -201,14 +203,14 @@ func (sc Scaling) validate(rot int) error {
 			return err
 		}
 		if fast, slow := sc.betas(); fast <= slow {
-			return paramErr("beta_fast", fast, fmt.Sprintf("must be > beta_slow (%g)", slow))
+			return validate.Err("beta_fast", fast, fmt.Sprintf("must be > beta_slow (%g)", slow))
 		}
 	case ScalingLlama3:
 		if err := checkOptional(optional{"low_freq_factor", sc.LowFreqFactor}, optional{"high_freq_factor", sc.HighFreqFactor}); err != nil {
 			return err
 		}
 		if low, high := sc.llama3Factors(); high <= low {
-			return paramErr("high_freq_factor", high, fmt.Sprintf("must be > low_freq_factor (%g)", low))
+			return validate.Err("high_freq_factor", high, fmt.Sprintf("must be > low_freq_factor (%g)", low))
 		}
 	}
 	return nil
@@ -224,11 +226,11 @@ type optional struct {
 // or 0 for its default.
 func checkOptional(params ...optional) error {
 	for _, p := range params {
-		if err := checkFinite(p.name, p.v); err != nil {
+		if err := validate.Finite(p.name, p.v); err != nil {
 			return err
 		}
 		if p.v < 0 {
-			return paramErr(p.name, p.v, "must be > 0 (or 0 for the default)")
+			return validate.Err(p.name, p.v, "must be > 0 (or 0 for the default)")
 		}
 	}
 	return nil

@@ -1,5 +1,7 @@
 package posenc
 
+import "github.com/posenc/course/internal/validate"
+
 // Pair returns the dimensions of a head that hold rotation pair i, for i in
 // [0, Rot()/2): 2i and 2i+1 with Interleaved pairs, i and i+Rot()/2 with
 // Halves. Dimensions from Rot() on belong to no pair.
@@ -28,17 +30,17 @@ func RoPETablesTo(c, s []float64, r RoPE, start int) error {
 	}
 	hd := r.HeadDim
 	if len(c) == 0 || len(c)%hd != 0 {
-		return paramErr("len(c)", len(c), "must be a positive multiple of head_dim ("+itoa(hd)+")")
+		return validate.Err("len(c)", len(c), "must be a positive multiple of head_dim ("+itoa(hd)+")")
 	}
-	if err := checkLen("s", len(s), len(c)); err != nil {
+	if err := validate.Len("s", len(s), len(c)); err != nil {
 		return err
 	}
 	n := len(c) / hd
-	if err := checkPosition("start", start); err != nil {
+	if err := validate.Position("start", start); err != nil {
 		return err
 	}
-	if start > maxPosition-n {
-		return paramErr("start", start, "leaves the last position past 2^40")
+	if start > validate.MaxPosition-n {
+		return validate.Err("start", start, "leaves the last position past 2^40")
 	}
 	cache := newRoPECacheRange(r, start, n)
 	half := cache.half

@@ -5,27 +5,30 @@ package posenc
 import (
 	"math"
 	"testing"
+
+	"github.com/posenc/course/pkg/posenc/internal/asm"
 )
 
 // The AVX2 kernels promise the Go loops' results bit for bit (same float64
-// operations in the same order, one rounding to float32). These tests run
-// every float32 hot path twice, with useSIMD on and off, on shapes that
+// operations in the same order, one rounding to float32); package asm tests
+// each kernel against its loop. These tests run every float32 hot path of
+// the public API twice, with asm.UseAVX2 on and off, on shapes that
 // exercise the vector body, the scalar tails (pair counts not a multiple of
 // 4), partial rotary dimensions, explicit positions and in-place calls, and
 // compare the bits. `go test -tags purego` runs the rest of the suite on the
 // Go loops alone.
 
-// withSIMD runs f with useSIMD set to on, then restores it.
+// withSIMD runs f with asm.UseAVX2 set to on, then restores it.
 func withSIMD(on bool, f func()) {
-	saved := useSIMD
-	useSIMD = on
-	defer func() { useSIMD = saved }()
+	saved := asm.UseAVX2
+	asm.UseAVX2 = on
+	defer func() { asm.UseAVX2 = saved }()
 	f()
 }
 
 func requireSIMD(t *testing.T) {
 	t.Helper()
-	if !useSIMD {
+	if !asm.UseAVX2 {
 		t.Skip("this CPU has no AVX2: only the Go loops run")
 	}
 }
@@ -124,48 +127,6 @@ func TestSIMDSinusoidalMatchesGoLoops(t *testing.T) {
 					assertSameBits(t, s.Layout.String()+" d="+itoa(d)+" from "+itoa(start)+" rows "+itoa(rows),
 						tables[true], tables[false])
 				}
-			}
-		}
-	}
-}
-
-// TestSIMDKernelsDirectly calls each kernel on values whose result is
-// known exactly, so that a kernel that computes something else fails here
-// even if the comparisons above were to reach the Go loops only.
-func TestSIMDKernelsDirectly(t *testing.T) {
-	requireSIMD(t)
-	cs := []float64{0, 1, 0, 1}
-	sn := []float64{1, 0, -1, 0}
-	src := []float32{1, 2, 3, 4, 5, 6, 7, 8}
-	out := make([]float32, 8)
-	ropeInterleavedF32AVX2(&out[0], &src[0], &cs[0], &sn[0], 4)
-	// Pairs rotated by 90°, 0°, −90°, 0°: (1, 2) → (−2, 1), (5, 6) → (6, −5).
-	assertSameBits(t, "ropeInterleavedF32AVX2", out, []float32{-2, 1, 3, 4, 6, -5, 7, 8})
-	o1, o2 := make([]float32, 4), make([]float32, 4)
-	ropeHalvesF32AVX2(&o1[0], &o2[0], &src[0], &src[4], &cs[0], &sn[0], 4)
-	// Pairs (1, 5), (2, 6), (3, 7), (4, 8) by the same angles.
-	assertSameBits(t, "ropeHalvesF32AVX2 first half", o1, []float32{-5, 2, 7, 4})
-	assertSameBits(t, "ropeHalvesF32AVX2 second half", o2, []float32{1, 6, -3, 8})
-
-	// One step of 90° from (sin, cos) = (0, 1), (1, 0), (0.5, 0.25), (−1, 0):
-	// stored as they are, then rotated to (1, 0), (0, −1), (0.25, −0.5), (0, 1).
-	stepSin, stepCos := []float64{1, 1, 1, 1}, []float64{0, 0, 0, 0}
-	for _, layout := range []Layout{Interleaved, Halves} {
-		s := []float64{0, 1, 0.5, -1}
-		c := []float64{1, 0, 0.25, 0}
-		row := make([]float32, 8)
-		var want []float32
-		if layout == Interleaved {
-			sinStepInterleavedF32AVX2(&row[0], &s[0], &c[0], &stepSin[0], &stepCos[0], 4)
-			want = []float32{0, 1, 1, 0, 0.5, 0.25, -1, 0}
-		} else {
-			sinStepHalvesF32AVX2(&row[0], &row[4], &s[0], &c[0], &stepSin[0], &stepCos[0], 4)
-			want = []float32{0, 1, 0.5, -1, 1, 0, 0.25, 0}
-		}
-		assertSameBits(t, "sinStep "+layout.String()+" row", row, want)
-		for i, w := range [][2]float64{{1, 0}, {0, -1}, {0.25, -0.5}, {0, 1}} {
-			if s[i] != w[0] || c[i] != w[1] {
-				t.Errorf("sinStep %s: pair %d stepped to (%v, %v); want (%v, %v)", layout, i, s[i], c[i], w[0], w[1])
 			}
 		}
 	}

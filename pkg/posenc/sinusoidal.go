@@ -2,6 +2,9 @@ package posenc
 
 import (
 	"math"
+
+	"github.com/posenc/course/internal/validate"
+	"github.com/posenc/course/pkg/posenc/internal/sincos"
 )
 
 // Spacing selects how a sinusoidal table spaces its frequencies.
@@ -60,20 +63,20 @@ func (s Sinusoidal) WithTensor2Tensor() Sinusoidal {
 // Validate returns a *ParamError for an odd or non-positive Dim, a Base that
 // is not a finite number > 1, or an unknown Layout or Spacing.
 func (s Sinusoidal) Validate() error {
-	if err := checkEvenPositive("dim", s.Dim); err != nil {
+	if err := validate.EvenPositive("dim", s.Dim); err != nil {
 		return err
 	}
-	if s.Dim > maxElements { // Frequencies and ShiftMatrix allocate by Dim alone
-		return paramErr("dim", s.Dim, "must be <= 2^31")
+	if s.Dim > validate.MaxElements { // Frequencies and ShiftMatrix allocate by Dim alone
+		return validate.Err("dim", s.Dim, "must be <= 2^31")
 	}
-	if err := checkBase("base", s.Base); err != nil {
+	if err := validate.Base("base", s.Base); err != nil {
 		return err
 	}
 	if err := checkLayout("layout", s.Layout); err != nil {
 		return err
 	}
 	if s.Spacing != SpacingVaswani && s.Spacing != SpacingT2T {
-		return paramErr("spacing", int(s.Spacing), "must be SpacingVaswani or SpacingT2T")
+		return validate.Err("spacing", int(s.Spacing), "must be SpacingVaswani or SpacingT2T")
 	}
 	return nil
 }
@@ -107,7 +110,7 @@ func (s Sinusoidal) frequenciesTo(dst []float64) []float64 {
 // rows = len(dst)/s.Dim, with the encodings of positions start, start+1, ….
 //
 // Each pair of row start+r is computed as an exact float64 sin/cos every
-// anchorRows rows and as a float64 rotation of the previous row in between
+// 128 rows and as a float64 rotation of the previous row in between
 // (PE(pos+1) is a rotation of PE(pos)); each value is rounded once to T. The
 // float32 table stays within 6e-8 of a float64 reference at any position up
 // to 2^40.
@@ -125,10 +128,10 @@ func SinusoidalTable[T Float](s Sinusoidal, start, n int) ([]T, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if err := checkPositive("n", n); err != nil {
+	if err := validate.Positive("n", n); err != nil {
 		return nil, err
 	}
-	if err := checkElements("n×dim", n, s.Dim); err != nil {
+	if err := validate.Elements("n×dim", n, s.Dim); err != nil {
 		return nil, err
 	}
 	dst := make([]T, n*s.Dim)
@@ -147,7 +150,7 @@ func SinusoidalTable[T Float](s Sinusoidal, start, n int) ([]T, error) {
 // variance 1/d: its entries are then about 1/√d in size, and without the
 // scale the position signal (entries up to 1) would drown the token signal.
 func AddSinusoidalTo[T Float](dst, emb []T, s Sinusoidal, start int, scaleEmb bool) error {
-	if err := checkLen("dst", len(dst), len(emb)); err != nil {
+	if err := validate.Len("dst", len(dst), len(emb)); err != nil {
 		return err
 	}
 	scale := 1.0
@@ -165,218 +168,20 @@ func sinusoidalTo[T Float](dst, emb []T, scale float64, s Sinusoidal, start int)
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	if err := checkPosition("start", start); err != nil {
+	if err := validate.Position("start", start); err != nil {
 		return err
 	}
 	if len(dst) == 0 || len(dst)%s.Dim != 0 {
-		return paramErr("len(dst)", len(dst), "must be a positive multiple of dim")
+		return validate.Err("len(dst)", len(dst), "must be a positive multiple of dim")
 	}
 	rows := len(dst) / s.Dim
-	if start > maxPosition-rows {
-		return paramErr("start", start, "leaves the last position past 2^40")
+	if start > validate.MaxPosition-rows {
+		return validate.Err("start", start, "leaves the last position past 2^40")
 	}
-	k := getKernel[sinusoidalKernel[T]](&sinusoidalKernels)
-	k.dst, k.emb, k.scale = dst, emb, scale
-	k.dim, k.start, k.rows, k.layout = s.Dim, start, rows, s.Layout
-	half := s.Dim / 2
-	k.freq = s.frequenciesTo(growFloat64(k.freq, half))
-	k.setFrequencies(k.freq)
-	k.run()
-	k.dst, k.emb = nil, nil
-	putKernel(&sinusoidalKernels, k)
+	k := sincos.Get[T](s.Dim / 2)
+	s.frequenciesTo(k.Freq())
+	k.Table(dst, emb, scale, start, s.Layout == Interleaved)
 	return nil
-}
-
-// anchorRows is how many rows share one exact float64 anchor. The rotation
-// recurrence loses at most a few ulps of float64 per row, so after
-// anchorRows steps the error is still about 1e-14, far below float32's
-// resolution (6e-8), and the anchors cost one math.Sincos per pair per
-// anchorRows rows. The kernel's units of parallel work are blocks of
-// anchorRows rows, so that no anchor is computed twice.
-const anchorRows = 128
-
-// sincosProduct returns sin(p·w) and cos(p·w) for the exact product of p
-// and w. The rounded product fl(p·w) is off by up to half an ulp of p·w
-// (1.2e-7 radians at p = 2^30, 1.2e-4 at 2^40), more than float32 can
-// resolve; math.FMA recovers that rounding error exactly (p is an integer
-// below 2^53, so p·w − fl(p·w) is a float64), and one more rotation by it
-// puts the angle back where p·w really is.
-func sincosProduct(p, w float64) (sin, cos float64) {
-	hi := p * w
-	lo := math.FMA(p, w, -hi)
-	sh, ch := math.Sincos(hi)
-	if lo == 0 {
-		return sh, ch
-	}
-	if math.Abs(lo) < 1e-9 {
-		// math.Sincos(lo) would return exactly (lo, 1) here: lo³/6 and lo²/2
-		// are far below half an ulp of lo and of 1. Skipping it gives the
-		// same bits at half the cost; it is the common case below 2^29.
-		return sh + ch*lo, ch - sh*lo
-	}
-	sl, cl := math.Sincos(lo)
-	return sh*cl + ch*sl, ch*cl - sh*sl
-}
-
-// pairTile is how many pairs one pass of the recurrence keeps on the stack
-// (two float64 arrays of 2 KiB: in L1 with the step tables).
-const pairTile = 256
-
-// sinusoidalKernel writes sin(pos·ω_i) and cos(pos·ω_i) for rows of
-// positions. It serves two tables: the sinusoidal encoding (dst, optionally
-// plus scaled embeddings, in the given layout) and the RoPE cache (separate
-// sinOut and cosOut tables of dim/2 columns, times amp).
-type sinusoidalKernel[T Float] struct {
-	parallelJob
-	dst, emb               []T
-	scale                  float64
-	sinOut, cosOut         []T
-	amp                    float64
-	dim, start, rows       int
-	layout                 Layout
-	freq, stepSin, stepCos []float64
-}
-
-// setFrequencies sets the kernel's frequencies (freq may be k.freq itself)
-// and the one-step rotation of each.
-func (k *sinusoidalKernel[T]) setFrequencies(freq []float64) {
-	n := len(freq)
-	k.freq = append(k.freq[:0], freq...)
-	k.stepSin, k.stepCos = growFloat64(k.stepSin, n), growFloat64(k.stepCos, n)
-	for i, w := range k.freq {
-		k.stepSin[i], k.stepCos[i] = math.Sincos(w)
-	}
-}
-
-// run fills k.rows rows on the calling goroutine and the workers.
-func (k *sinusoidalKernel[T]) run() {
-	blocks := (k.rows + anchorRows - 1) / anchorRows
-	parallelUnits(k, blocks, anchorRows*k.dim, &k.parallelJob)
-}
-
-var sinusoidalKernels typedPool[sinusoidalKernel[float32], sinusoidalKernel[float64]]
-
-// runRows fills the anchor blocks [lo, hi): rows [lo·anchorRows,
-// hi·anchorRows) of the table.
-func (k *sinusoidalKernel[T]) runRows(lo, hi int) {
-	var sn, cs [pairTile]float64
-	half := k.dim / 2
-	for b := lo; b < hi; b++ {
-		r0 := b * anchorRows
-		r1 := min(r0+anchorRows, k.rows)
-		for p0 := 0; p0 < half; p0 += pairTile {
-			n := min(pairTile, half-p0)
-			freq := k.freq[p0 : p0+n]
-			stepSin, stepCos := k.stepSin[p0:p0+n], k.stepCos[p0:p0+n]
-			pos := float64(k.start + r0)
-			for i, w := range freq {
-				sn[i], cs[i] = sincosProduct(pos, w)
-			}
-			for r := r0; r < r1; r++ {
-				// Angle addition: PE(pos+1) = rotation by ω_i of PE(pos).
-				// (The step after a block's last row is wasted: 1/128.)
-				k.writeRowStep(r, p0, sn[:n], cs[:n], stepSin, stepCos)
-			}
-		}
-	}
-}
-
-// writeRowStep stores pairs p0… of row r and advances them by one step.
-func (k *sinusoidalKernel[T]) writeRowStep(r, p0 int, sn, cs, stepSin, stepCos []float64) {
-	n := len(sn)
-	cs, stepSin, stepCos = cs[:n], stepSin[:n], stepCos[:n]
-	if n4 := n &^ 3; useSIMD && n4 > 0 && is32[T]() && k.sinOut == nil && k.emb == nil {
-		row := asF32(k.dst[r*k.dim : (r+1)*k.dim])
-		if k.layout == Interleaved {
-			out := row[2*p0 : 2*(p0+n4)]
-			sinStepInterleavedF32AVX2(&out[0], &sn[0], &cs[0], &stepSin[0], &stepCos[0], n4)
-		} else {
-			half := k.dim / 2
-			outS, outC := row[p0:p0+n4], row[half+p0:half+p0+n4]
-			sinStepHalvesF32AVX2(&outS[0], &outC[0], &sn[0], &cs[0], &stepSin[0], &stepCos[0], n4)
-		}
-		if n4 == n {
-			return
-		}
-		p0, sn, cs, stepSin, stepCos = p0+n4, sn[n4:], cs[n4:], stepSin[n4:], stepCos[n4:]
-	}
-	k.writeRow(r, p0, sn, cs)
-	rotatePairs(sn, cs, stepSin, stepCos)
-}
-
-// rotatePairs advances each (sin, cos) pair by one step of its frequency:
-//
-//	sin(a+ω) = sin a·cos ω + cos a·sin ω
-//	cos(a+ω) = cos a·cos ω − sin a·sin ω
-//
-// The float64 conversions keep the compiler from fusing a product and a sum
-// into one FMA, so every build (and the assembly kernels) rounds alike.
-func rotatePairs(sn, cs, stepSin, stepCos []float64) {
-	n := len(sn)
-	cs, stepSin, stepCos = cs[:n], stepSin[:n], stepCos[:n]
-	for i := range n {
-		s, c := sn[i], cs[i]
-		ss, sc := stepSin[i], stepCos[i]
-		sn[i] = float64(s*sc) + float64(c*ss)
-		cs[i] = float64(c*sc) - float64(s*ss)
-	}
-}
-
-// writeRow stores pairs p0… of row r, adding the embeddings when present.
-func (k *sinusoidalKernel[T]) writeRow(r, p0 int, sn, cs []float64) {
-	half := k.dim / 2
-	n := len(sn)
-	cs = cs[:n]
-	if k.sinOut != nil {
-		outS := k.sinOut[r*half+p0 : r*half+p0+n]
-		outC := k.cosOut[r*half+p0 : r*half+p0+n]
-		for i := range n {
-			outS[i] = T(sn[i] * k.amp)
-			outC[i] = T(cs[i] * k.amp)
-		}
-		return
-	}
-	row := k.dst[r*k.dim : (r+1)*k.dim]
-	var emb []T
-	if k.emb != nil {
-		emb = k.emb[r*k.dim : (r+1)*k.dim]
-	}
-	if k.layout == Interleaved {
-		out := row[2*p0 : 2*(p0+n)]
-		if emb == nil {
-			writeInterleaved(out, sn, cs)
-			return
-		}
-		in := emb[2*p0 : 2*(p0+n)]
-		for i := range n {
-			out[2*i] = T(float64(in[2*i])*k.scale + sn[i])
-			out[2*i+1] = T(float64(in[2*i+1])*k.scale + cs[i])
-		}
-		return
-	}
-	outS, outC := row[p0:p0+n], row[half+p0:half+p0+n]
-	if emb == nil {
-		for i := range n {
-			outS[i] = T(sn[i])
-			outC[i] = T(cs[i])
-		}
-		return
-	}
-	inS, inC := emb[p0:p0+n], emb[half+p0:half+p0+n]
-	for i := range n {
-		outS[i] = T(float64(inS[i])*k.scale + sn[i])
-		outC[i] = T(float64(inC[i])*k.scale + cs[i])
-	}
-}
-
-// writeInterleaved stores (sin, cos) pairs as out[2i], out[2i+1].
-func writeInterleaved[T Float](out []T, sn, cs []float64) {
-	n := len(sn)
-	cs = cs[:n]
-	for i := range n {
-		o := out[2*i : 2*i+2 : 2*i+2]
-		o[0], o[1] = T(sn[i]), T(cs[i])
-	}
 }
 
 // ShiftMatrix returns T_k, the row-major [Dim, Dim] matrix with
@@ -392,17 +197,17 @@ func ShiftMatrix(s Sinusoidal, k int) ([]float64, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if k < -maxPosition || k > maxPosition {
-		return nil, paramErr("k", k, "must be within ±2^40")
+	if k < -validate.MaxPosition || k > validate.MaxPosition {
+		return nil, validate.Err("k", k, "must be within ±2^40")
 	}
-	if err := checkElements("dim×dim", s.Dim, s.Dim); err != nil {
+	if err := validate.Elements("dim×dim", s.Dim, s.Dim); err != nil {
 		return nil, err
 	}
 	freq, _ := s.Frequencies()
 	d := s.Dim
 	m := make([]float64, d*d)
 	for i, w := range freq {
-		sn, cs := sincosProduct(float64(k), w)
+		sn, cs := sincos.Product(float64(k), w)
 		a, b := pairIndex(s.Layout, d, i) // a holds sin, b holds cos
 		m[a*d+a], m[a*d+b] = cs, sn
 		m[b*d+a], m[b*d+b] = -sn, cs

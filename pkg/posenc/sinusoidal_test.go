@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/big"
 	"testing"
+
+	"github.com/posenc/course/pkg/posenc/internal/sincos"
 )
 
 // vaswaniRow is PE(pos) straight from Vaswani et al. 2017, "Attention Is All
@@ -357,14 +359,14 @@ func TestSinusoidalFloat32PrecisionHugePositions(t *testing.T) {
 // addition). A rotation preserves length, so the rounding of each step (a
 // few float64 ulps, ~1e-16, from the four products and the step's own
 // sin/cos of ω) is never amplified: after n steps the error has grown
-// linearly to about n·few·1e-16. Every anchorRows rows the kernel restarts
+// linearly to about n·few·1e-16. Every sincos.AnchorRows rows the kernel restarts
 // from an exact math.Sincos of the position (with the product's rounding
 // error compensated), which resets the error, so the bound is that of
-// anchorRows−1 = 127 steps, ~1e-14, however long the table: 8192 rows are 64
+// sincos.AnchorRows−1 = 127 steps, ~1e-14, however long the table: 8192 rows are 64
 // anchors, and the worst row must still be far below 1e-12.
 func TestSinusoidalRecurrenceBound(t *testing.T) {
-	if anchorRows > 1024 {
-		t.Fatalf("anchorRows = %d: the bound below assumes short runs between anchors", anchorRows)
+	if sincos.AnchorRows > 1024 {
+		t.Fatalf("sincos.AnchorRows = %d: the bound below assumes short runs between anchors", sincos.AnchorRows)
 	}
 	for _, tc := range []struct {
 		s    Sinusoidal
@@ -396,7 +398,7 @@ func TestSinusoidalRecurrenceBound(t *testing.T) {
 		// 8191 steps without re-anchoring reach ~5e-13 here, so this is what
 		// fails if the anchors stop resetting the error.
 		if worst >= 1e-13 {
-			t.Errorf("%s %d×%d from %d: max error %.3g; want < 1e-13 (anchorRows−1 steps' worth)", s.Layout, tc.rows, d, start, worst)
+			t.Errorf("%s %d×%d from %d: max error %.3g; want < 1e-13 (sincos.AnchorRows−1 steps' worth)", s.Layout, tc.rows, d, start, worst)
 		}
 		t.Logf("%s %d×%d from %d: max error %.3g", s.Layout, tc.rows, d, start, worst)
 	}

@@ -2,6 +2,8 @@ package posenc
 
 import (
 	"math"
+
+	"github.com/posenc/course/internal/validate"
 )
 
 // T5Buckets configures T5's relative position buckets (Raffel et al. 2020,
@@ -47,16 +49,16 @@ func (t T5Buckets) Validate() error {
 		minBuckets = 4
 	}
 	if t.NumBuckets < minBuckets {
-		return paramErr("num_buckets", t.NumBuckets, "must be >= "+itoa(minBuckets))
+		return validate.Err("num_buckets", t.NumBuckets, "must be >= "+itoa(minBuckets))
 	}
 	if t.NumBuckets > 1<<20 {
-		return paramErr("num_buckets", t.NumBuckets, "must be <= 1048576")
+		return validate.Err("num_buckets", t.NumBuckets, "must be <= 1048576")
 	}
 	if t.MaxDistance <= t.maxExact() {
-		return paramErr("max_distance", t.MaxDistance, "must be > max_exact ("+itoa(t.maxExact())+")")
+		return validate.Err("max_distance", t.MaxDistance, "must be > max_exact ("+itoa(t.maxExact())+")")
 	}
-	if t.MaxDistance > maxPosition {
-		return paramErr("max_distance", t.MaxDistance, "must be <= 2^40")
+	if t.MaxDistance > validate.MaxPosition {
+		return validate.Err("max_distance", t.MaxDistance, "must be <= 2^40")
 	}
 	return nil
 }
@@ -66,8 +68,8 @@ func (t T5Buckets) Bucket(rel int) (int, error) {
 	if err := t.Validate(); err != nil {
 		return 0, err
 	}
-	if rel < -maxPosition || rel > maxPosition {
-		return 0, paramErr("rel", rel, "must be within ±2^40")
+	if rel < -validate.MaxPosition || rel > validate.MaxPosition {
+		return 0, validate.Err("rel", rel, "must be within ±2^40")
 	}
 	return t.bucket(rel), nil
 }
@@ -106,19 +108,19 @@ func (t T5Buckets) BucketsTo(dst []int32, qLen, kLen int) error {
 	if err := t.Validate(); err != nil {
 		return err
 	}
-	if err := checkPositive("q_len", qLen); err != nil {
+	if err := validate.Positive("q_len", qLen); err != nil {
 		return err
 	}
-	if err := checkPositive("k_len", kLen); err != nil {
+	if err := validate.Positive("k_len", kLen); err != nil {
 		return err
 	}
-	if qLen > maxPosition || kLen > maxPosition {
-		return paramErr("q_len×k_len", []int{qLen, kLen}, "must have both sides <= 2^40")
+	if qLen > validate.MaxPosition || kLen > validate.MaxPosition {
+		return validate.Err("q_len×k_len", []int{qLen, kLen}, "must have both sides <= 2^40")
 	}
-	if err := checkElements("q_len×k_len", qLen, kLen); err != nil {
+	if err := validate.Elements("q_len×k_len", qLen, kLen); err != nil {
 		return err
 	}
-	if err := checkLen("dst", len(dst), qLen*kLen); err != nil {
+	if err := validate.Len("dst", len(dst), qLen*kLen); err != nil {
 		return err
 	}
 	// Buckets depend on j − i only: compute each distance once.

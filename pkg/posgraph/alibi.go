@@ -5,6 +5,7 @@ import (
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
+	"github.com/posenc/course/internal/validate"
 	"github.com/posenc/course/pkg/posenc"
 )
 
@@ -18,9 +19,9 @@ func ALiBiConst(g *graph.Graph, dtype dtypes.DType, heads, qLen, kLen int, causa
 	checkFloatDType("dtype", dtype)
 	slopes, err := posenc.ALiBiSlopes(heads)
 	must(err)
-	must(checkPositive("q_len", qLen))
-	must(checkPositive("k_len", kLen))
-	must(checkElements("heads×q_len×k_len", heads, qLen, kLen))
+	must(validate.Positive("q_len", qLen))
+	must(validate.Positive("k_len", kLen))
+	must(validate.Elements("heads×q_len×k_len", heads, qLen, kLen))
 	if dtype == dtypes.Float64 {
 		return constFilled(g, dtype, func(dst []float64) error { return posenc.ALiBiBiasTo(dst, slopes, qLen, kLen, causal) }, heads, qLen, kLen) // [heads, q, k]
 	}
@@ -31,7 +32,7 @@ func ALiBiConst(g *graph.Graph, dtype dtypes.DType, heads, qLen, kLen int, causa
 // [..., heads, qLen, kLen], the number of heads read from the logits.
 func AddALiBi(logits *graph.Node, causal bool) *graph.Node {
 	if logits.Rank() < 3 {
-		must(paramErr("rank(logits)", logits.Rank(), "must be >= 3 ([..., heads, q_len, k_len])"))
+		must(validate.Err("rank(logits)", logits.Rank(), "must be >= 3 ([..., heads, q_len, k_len])"))
 	}
 	d := logits.Shape().Dimensions
 	heads, q, k := d[len(d)-3], d[len(d)-2], d[len(d)-1]

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/gomlx/gomlx/core/graph"
+	"github.com/posenc/course/internal/validate"
 )
 
 // AttentionWeights returns softmax(q·kᵀ/√d + bias) over the keys, for q
@@ -18,7 +19,7 @@ func AttentionWeights(q, k, bias *graph.Node) *graph.Node {
 	_, dq := lastDims("q", q)
 	_, dk := lastDims("k", k)
 	if dq != dk {
-		must(paramErr("k's last axis", dk, "must equal q's ("+itoa(dq)+")"))
+		must(validate.Err("k's last axis", dk, "must equal q's ("+itoa(dq)+")"))
 	}
 	kT := graph.Transpose(k, k.Rank()-1, k.Rank()-2) // [..., d, seqK]
 	logits := graph.MatMul(q, kT)                    // [..., seqQ, seqK]

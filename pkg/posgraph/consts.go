@@ -5,6 +5,7 @@ import (
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/posenc/course/internal/validate"
 )
 
 // Tables that depend only on shapes and configuration are computed by the
@@ -54,7 +55,7 @@ func constFilled[T float32 | float64](g *graph.Graph, dtype dtypes.DType, fill f
 // *posenc.ParamError naming param when x has rank < 2.
 func lastDims(param string, x *graph.Node) (seq, dim int) {
 	if x.Rank() < 2 {
-		must(paramErr("rank("+param+")", x.Rank(), "must be >= 2 ([..., seq, dim])"))
+		must(validate.Err("rank("+param+")", x.Rank(), "must be >= 2 ([..., seq, dim])"))
 	}
 	d := x.Shape().Dimensions
 	return d[len(d)-2], d[len(d)-1]

@@ -6,6 +6,7 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/layers/attention/pos"
+	"github.com/posenc/course/internal/validate"
 )
 
 // GoMLX models take a positional encoding through the interfaces of its
@@ -60,7 +61,7 @@ func seqAxisOf(x *graph.Node, seqAxis int) int {
 		a += x.Rank()
 	}
 	if a < 0 || a >= x.Rank()-1 {
-		must(paramErr("seq_axis", seqAxis, fmt.Sprintf("must name an axis of %s other than the last", x.Shape())))
+		must(validate.Err("seq_axis", seqAxis, fmt.Sprintf("must name an axis of %s other than the last", x.Shape())))
 	}
 	return a
 }
@@ -69,7 +70,7 @@ func seqAxisOf(x *graph.Node, seqAxis int) int {
 // [batch, seq] for x with seq on axis seqAxis and batch on axis 0.
 func checkPositions(x, positions *graph.Node, seqAxis int) {
 	if !positions.DType().IsInt() {
-		must(paramErr("positions' dtype", positions.DType(), "must be an integer dtype"))
+		must(validate.Err("positions' dtype", positions.DType(), "must be an integer dtype"))
 	}
 	pd, xd := positions.Shape().Dimensions, x.Shape().Dimensions
 	seq := xd[seqAxis]
@@ -77,7 +78,7 @@ func checkPositions(x, positions *graph.Node, seqAxis int) {
 	case len(pd) == 1 && pd[0] == seq:
 	case len(pd) == 2 && pd[1] == seq && seqAxis > 0 && pd[0] == xd[0]:
 	default:
-		must(paramErr("positions' shape", pd, fmt.Sprintf("must be [seq] or [batch, seq] for x %s with seq on axis %d", x.Shape(), seqAxis)))
+		must(validate.Err("positions' shape", pd, fmt.Sprintf("must be [seq] or [batch, seq] for x %s with seq on axis %d", x.Shape(), seqAxis)))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/ml/model/initializer"
+	"github.com/posenc/course/internal/validate"
 	"github.com/posenc/course/pkg/posenc"
 )
 
@@ -38,7 +39,7 @@ func LearnedTable(scope *model.Scope, g *graph.Graph, l posenc.Learned, dtype dt
 func checkLearnedInput(x *graph.Node, l posenc.Learned) (seq int) {
 	seq, dim := lastDims("x", x)
 	if dim != l.Dim {
-		must(paramErr("x's last axis", dim, "must equal dim ("+itoa(l.Dim)+")"))
+		must(validate.Err("x's last axis", dim, "must equal dim ("+itoa(l.Dim)+")"))
 	}
 	return seq
 }
@@ -49,11 +50,9 @@ func checkLearnedInput(x *graph.Node, l posenc.Learned) (seq int) {
 // extrapolate.
 func AddLearned(scope *model.Scope, x *graph.Node, l posenc.Learned, start int) *graph.Node {
 	seq := checkLearnedInput(x, l)
-	if start < 0 {
-		must(paramErr("start", start, "must be >= 0"))
-	}
+	must(validate.NonNegative("start", start))
 	if start > l.MaxLen-seq {
-		must(paramErr("start+seq_len", start+seq,
+		must(validate.Err("start+seq_len", start+seq,
 			"is past the learned table: max_len is "+itoa(l.MaxLen)+" positions"))
 	}
 	table := LearnedTable(scope, x.Graph(), l, x.DType())                // [max_len, dim]
@@ -68,7 +67,7 @@ func AddLearned(scope *model.Scope, x *graph.Node, l posenc.Learned, start int) 
 func AddLearnedAt(scope *model.Scope, x, positions *graph.Node, l posenc.Learned) *graph.Node {
 	checkLearnedInput(x, l)
 	if !positions.DType().IsInt() {
-		must(paramErr("positions' dtype", positions.DType(), "must be an integer dtype"))
+		must(validate.Err("positions' dtype", positions.DType(), "must be an integer dtype"))
 	}
 	table := LearnedTable(scope, x.Graph(), l, x.DType())                                          // [max_len, dim]
 	rows := graph.Gather(table, graph.ExpandAxes(graph.ConvertDType(positions, dtypes.Int32), -1)) // [..., seq, dim]

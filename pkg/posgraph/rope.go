@@ -6,6 +6,7 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/gobackend"
 	"github.com/gomlx/gomlx/core/graph"
+	"github.com/posenc/course/internal/validate"
 	"github.com/posenc/course/pkg/posenc"
 )
 
@@ -47,8 +48,8 @@ import (
 // start, …, start+n−1 (see above), in float64.
 func ropeTables(r posenc.RoPE, start, n int) (c, s []float64) {
 	must(r.Validate())
-	must(checkPositive("seq_len", n))
-	must(checkElements("seq_len×head_dim", n, r.HeadDim))
+	must(validate.Positive("seq_len", n))
+	must(validate.Elements("seq_len×head_dim", n, r.HeadDim))
 	c, s = make([]float64, n*r.HeadDim), make([]float64, n*r.HeadDim)
 	must(posenc.RoPETablesTo(c, s, r, start))
 	return c, s
@@ -89,7 +90,7 @@ func checkRoPEInput(x *graph.Node, r posenc.RoPE) (seq int) {
 	checkFloatDType("x's dtype", x.DType())
 	seq, hd := lastDims("x", x)
 	if hd != r.HeadDim {
-		must(paramErr("x's last axis", hd, "must equal head_dim ("+itoa(r.HeadDim)+")"))
+		must(validate.Err("x's last axis", hd, "must equal head_dim ("+itoa(r.HeadDim)+")"))
 	}
 	return seq
 }
@@ -275,7 +276,7 @@ func broadcastLeading(t, like *graph.Node) *graph.Node {
 func ApplyRoPEAt(x, positions *graph.Node, r posenc.RoPE, maxLen int) *graph.Node {
 	checkRoPEInput(x, r)
 	checkPositions(x, positions, x.Rank()-2)
-	must(checkPositive("max_len", maxLen)) // before ropeTables, which would call it seq_len
+	must(validate.Positive("max_len", maxLen)) // before ropeTables, which would call it seq_len
 	c, s := ropeTables(r, 0, maxLen)
 	g, dtype, hd := x.Graph(), x.DType(), r.HeadDim
 	fast := canSwapFast(r, dtype)

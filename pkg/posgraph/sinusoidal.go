@@ -6,6 +6,7 @@ import (
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
+	"github.com/posenc/course/internal/validate"
 	"github.com/posenc/course/pkg/posenc"
 )
 
@@ -23,8 +24,8 @@ import (
 func SinusoidalConst(g *graph.Graph, dtype dtypes.DType, s posenc.Sinusoidal, start, n int) *graph.Node {
 	checkFloatDType("dtype", dtype)
 	must(s.Validate())
-	must(checkPositive("n", n))
-	must(checkElements("n×dim", n, s.Dim))
+	must(validate.Positive("n", n))
+	must(validate.Elements("n×dim", n, s.Dim))
 	if dtype == dtypes.Float64 {
 		return constFilled(g, dtype, func(dst []float64) error { return posenc.SinusoidalTo(dst, s, start) }, n, s.Dim)
 	}
@@ -38,7 +39,7 @@ func SinusoidalConst(g *graph.Graph, dtype dtypes.DType, s posenc.Sinusoidal, st
 func AddSinusoidal(x *graph.Node, s posenc.Sinusoidal, start int, scale bool) *graph.Node {
 	seq, dim := lastDims("x", x)
 	if dim != s.Dim {
-		must(paramErr("x's last axis", dim, "must equal dim ("+itoa(s.Dim)+")"))
+		must(validate.Err("x's last axis", dim, "must equal dim ("+itoa(s.Dim)+")"))
 	}
 	pe := SinusoidalConst(x.Graph(), x.DType(), s, start, seq) // [seq, dim]
 	pe = graph.ExpandLeftToRank(pe, x.Rank())                  // [1..., seq, dim]
@@ -81,7 +82,7 @@ func (e *SinusoidalEncoder) PreEncode(x, positions *graph.Node, seqAxis int) *gr
 	must(s.Validate())
 	checkFloatDType("x's dtype", x.DType())
 	if _, dim := lastDims("x", x); dim != s.Dim {
-		must(paramErr("x's last axis", dim, "must equal dim ("+itoa(s.Dim)+")"))
+		must(validate.Err("x's last axis", dim, "must equal dim ("+itoa(s.Dim)+")"))
 	}
 	axis := seqAxisOf(x, seqAxis)
 	checkPositions(x, positions, axis)

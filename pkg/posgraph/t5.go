@@ -8,6 +8,7 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/ml/model/initializer"
+	"github.com/posenc/course/internal/validate"
 	"github.com/posenc/course/pkg/posenc"
 )
 
@@ -28,11 +29,11 @@ const T5InitStddev = 0.02
 // the buckets computed on the host by posenc.T5Buckets.BucketsTo.
 func T5Bias(scope *model.Scope, g *graph.Graph, dtype dtypes.DType, t posenc.T5Buckets, heads, qLen, kLen int) *graph.Node {
 	checkFloatDType("dtype", dtype)
-	must(checkPositive("heads", heads))
+	must(validate.Positive("heads", heads))
 	must(t.Validate())
-	must(checkPositive("q_len", qLen))
-	must(checkPositive("k_len", kLen))
-	must(checkElements("q_len×k_len", qLen, kLen))
+	must(validate.Positive("q_len", qLen))
+	must(validate.Positive("k_len", kLen))
+	must(validate.Elements("q_len×k_len", qLen, kLen))
 	buckets := make([]int32, qLen*kLen)
 	must(t.BucketsTo(buckets, qLen, kLen))
 	s := scope.WithInitializer(initializer.RandomNormalFn(scope, T5InitStddev))

@@ -24,6 +24,8 @@ UV_VERSION=0.13.9
 PYTHON_VERSION=3.11
 LOCK_DATE=2026-11-30T00:00:00Z
 VENV=${COURSE_TOOLS:-$ROOT/.tools}/uv-$UV_VERSION
+grep -qx "uv==$UV_VERSION \\\\" "$ROOT/tools/uv/requirements.txt" ||
+	{ echo "lock.sh: tools/uv/requirements.txt does not pin uv $UV_VERSION" >&2; exit 1; }
 
 check=0
 case "${1:-}" in
@@ -39,7 +41,8 @@ if [ ! -x "$VENV/bin/uv" ]; then
 	py=/usr/bin/python3
 	[ -x "$py" ] || py=$(command -v python3)
 	"$py" -m venv "$VENV"
-	"$VENV/bin/pip" install --disable-pip-version-check -q "uv==$UV_VERSION"
+	"$VENV/bin/pip" install --disable-pip-version-check -q --require-hashes --only-binary :all: \
+		-r "$ROOT/tools/uv/requirements.txt"
 fi
 
 out=$HERE/requirements.txt

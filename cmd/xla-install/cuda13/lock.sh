@@ -17,10 +17,13 @@ ROOT=$(cd "$HERE/../../.." && pwd)
 UV_VERSION=0.13.9
 LOCK_DATE=2026-11-30T00:00:00Z
 VENV=${COURSE_TOOLS:-$ROOT/.tools}/uv-$UV_VERSION
+grep -qx "uv==$UV_VERSION \\\\" "$ROOT/tools/uv/requirements.txt" ||
+	{ echo "lock.sh: tools/uv/requirements.txt does not pin uv $UV_VERSION" >&2; exit 1; }
 
 if [ ! -x "$VENV/bin/uv" ]; then
 	python3 -m venv "$VENV"
-	"$VENV/bin/pip" install --disable-pip-version-check -q "uv==$UV_VERSION"
+	"$VENV/bin/pip" install --disable-pip-version-check -q --require-hashes --only-binary :all: \
+		-r "$ROOT/tools/uv/requirements.txt"
 fi
 
 out=$HERE/requirements.txt

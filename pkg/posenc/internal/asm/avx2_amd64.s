@@ -2,9 +2,10 @@
 
 #include "textflag.h"
 
-// AVX2 kernels for the float32 hot paths; see simd_amd64.go. Each computes
-// in float64, with the same operations in the same order as its Go loop
-// (no FMA), and rounds to float32 once.
+// AVX2 kernels for the float32 hot loops; see avx2_amd64.go, and rotate.go
+// and step.go for the Go loop each must equal. Each computes in float64,
+// with the same operations in the same order as its Go loop (no FMA), and
+// rounds to float32 once.
 
 // Sign bits of lanes 0 and 2: turns (s0, s0, s1, s1) into (−s0, s0, −s1, s1).
 DATA signEven<>+0(SB)/8, $0x8000000000000000
@@ -13,14 +14,14 @@ DATA signEven<>+16(SB)/8, $0x8000000000000000
 DATA signEven<>+24(SB)/8, $0x0000000000000000
 GLOBL signEven<>(SB), RODATA|NOPTR, $32
 
-// func ropeInterleavedF32AVX2(out, src *float32, cos, sin *float64, pairs int)
+// func rotateInterleavedAVX2(out, src *float32, cos, sin *float64, pairs int)
 //
 // Four pairs at a time: with x = (a0, b0, a1, b1) in float64,
 // C = (c0, c0, c1, c1), S = (−s0, s0, −s1, s1) and swap(x) = (b0, a0, b1, a1),
 // x·C + swap(x)·S = (a0c0 − b0s0, b0c0 + a0s0, …): the Go loop's
 // a·c − b·s and a·s + b·c, bit for bit (negation is exact, and each sum
 // has the same two rounded products).
-TEXT ·ropeInterleavedF32AVX2(SB), NOSPLIT, $0-40
+TEXT ·rotateInterleavedAVX2(SB), NOSPLIT, $0-40
 	MOVQ out+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ cos+16(FP), CX
@@ -66,8 +67,8 @@ ri_loop:
 ri_done:
 	RET
 
-// func ropeHalvesF32AVX2(out1, out2, src1, src2 *float32, cos, sin *float64, n int)
-TEXT ·ropeHalvesF32AVX2(SB), NOSPLIT, $0-56
+// func rotateHalvesAVX2(out1, out2, src1, src2 *float32, cos, sin *float64, n int)
+TEXT ·rotateHalvesAVX2(SB), NOSPLIT, $0-56
 	MOVQ out1+0(FP), DI
 	MOVQ out2+8(FP), R8
 	MOVQ src1+16(FP), SI
@@ -106,8 +107,8 @@ rh_loop:
 rh_done:
 	RET
 
-// func sinStepInterleavedF32AVX2(out *float32, sn, cs, stepSin, stepCos *float64, n int)
-TEXT ·sinStepInterleavedF32AVX2(SB), NOSPLIT, $0-48
+// func stepInterleavedAVX2(out *float32, sn, cs, stepSin, stepCos *float64, n int)
+TEXT ·stepInterleavedAVX2(SB), NOSPLIT, $0-48
 	MOVQ out+0(FP), DI
 	MOVQ sn+8(FP), SI
 	MOVQ cs+16(FP), R8
@@ -148,8 +149,8 @@ si_loop:
 si_done:
 	RET
 
-// func sinStepHalvesF32AVX2(outS, outC *float32, sn, cs, stepSin, stepCos *float64, n int)
-TEXT ·sinStepHalvesF32AVX2(SB), NOSPLIT, $0-56
+// func stepHalvesAVX2(outS, outC *float32, sn, cs, stepSin, stepCos *float64, n int)
+TEXT ·stepHalvesAVX2(SB), NOSPLIT, $0-56
 	MOVQ outS+0(FP), DI
 	MOVQ outC+8(FP), R9
 	MOVQ sn+16(FP), SI
