@@ -91,6 +91,15 @@ var exercise06 = check.LearnedCases{
 			},
 		},
 		{
+			Name: "a_negative_first_position", Positions: []int{-2, 1}, Bad: -2,
+			Table: [][]float64{
+				{-0.017, 0.883, 0.739},
+				{-0.256, 0.632, -0.911},
+				{-0.494, 0.38, -0.562},
+				{-0.094, 0.128, 0.426},
+			},
+		},
+		{
 			Name: "a_bad_position_after_good_ones", Positions: []int{0, 1, 2, 6}, Bad: 6,
 			Table: [][]float64{
 				{-0.017, 0.883, 0.739},

@@ -131,7 +131,7 @@ var exercise15 = check.RelativeScoresCases{
 		},
 		{
 			Name: "only_the_main_diagonal_constant", Tol: 1e-09, Want: false,
-			S: [][]float64{{1, 2, 1}, {1, 1, 1}, {1, 1, 1}},
+			S: [][]float64{{1, 1, 1, 1}, {1, 1, 1, 1}, {1, 1, 1, 2}, {1, 1, 1, 1}},
 		},
 		{
 			Name: "wide_3x5_toeplitz", Tol: 1e-09, Want: true,
@@ -174,6 +174,18 @@ var exercise15 = check.RelativeScoresCases{
 				{-1, -0.5, 0, math.Inf(-1)},
 				{-1.5, -1, -0.5, 0},
 			},
+		},
+		{
+			Name: "first_entry_breaks_it", Tol: 1e-09, Want: false,
+			S: [][]float64{{1.5, 3, 7, 13}, {1, 1, 3, 7}, {3, 1, 1, 3}, {7, 3, 1, 1}},
+		},
+		{
+			Name: "wide_3x5_first_row_breaks_it", Tol: 1e-09, Want: false,
+			S: [][]float64{{1, 3, 7, 13.5, 21}, {1, 1, 3, 7, 13}, {3, 1, 1, 3, 7}},
+		},
+		{
+			Name: "tall_5x3_first_column_breaks_it", Tol: 1e-09, Want: false,
+			S: [][]float64{{1, 3, 7}, {1, 1, 3}, {3, 1, 1}, {7.5, 3, 1}, {13, 7, 3}},
 		},
 	},
 

@@ -54,6 +54,10 @@ var exercise18 = check.ChooseFactorCases{
 			TargetLen: 1000,
 			Want:      []int{},
 		},
+		{
+			D: 8, Base: 16, TrainLen: 4, TargetLen: 5, Want: []int{0, 1, 2, 3},
+			Name: "pairs_pair_0_never_turned_base_16",
+		},
 	},
 
 	// SmallestNTKFactor(D, Base, TrainLen, TargetLen) must equal Want, to 1e-9: s =

@@ -22,6 +22,8 @@ func TestSentenceAttention(t *testing.T) {
 
 // exercise21 is exercise 21's case table.
 var exercise21 = check.SentenceCases{
+	// The input of every row: "the dog bites the man", both "the" with one embedding, and the three
+	// projections, 4×4.
 	Sentence: check.Sentence{
 		Words: []string{"the", "dog", "bites", "the", "man"},
 		Tokens: [][]float64{

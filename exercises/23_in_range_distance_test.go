@@ -194,6 +194,11 @@ var exercise23 = check.InRangeCases{
 			},
 		},
 		{
+			Name: "pair_0_sets_the_limit", Trained: []float64{1, 0.5}, Scaled: []float64{0.5, 0.1},
+			TrainLen: 4,
+			Want:     8,
+		},
+		{
 			Name: "a_middle_pair_sets_the_limit", Trained: []float64{1, 0.05, 0.01, 0.002},
 			Scaled:   []float64{1, 0.025, 0.006666666666666667, 0.0006666666666666666},
 			TrainLen: 100,

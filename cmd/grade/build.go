@@ -51,7 +51,14 @@ func (b *built) errorText() string {
 var compileError = regexp.MustCompile(`^(\S+\.go):(\d+)(?::(\d+))?: (.*)$`)
 
 // build compiles the exercise tests of root into dir, with replace as the
-// overlay. Each exercise whose files do not compile is replaced by a
+// overlay, every time: go's build cache makes a rebuild cheap. (A cache of
+// whole test binaries, keyed by everything they are built from, was tried
+// and removed: measured with go run ./cmd/grade on 2 busy cores, minimum of
+// 3 runs, it saved 1.4 s when nothing had changed since the last grade
+// (0.42 s against 1.66 s on the stubs, 0.44 s against 1.87 s on the
+// solutions) and nothing after an edit (1.76 s against 2.01 s, 1.98 s
+// against 2.34 s, within the noise) or with an empty GOCACHE (38 to 117 s
+// either way, set by the load): not worth its 190 lines.) Each exercise whose files do not compile is replaced by a
 // stand-in built from its solution's signatures, and the build is retried,
 // until it succeeds or an error is in no exercise's files.
 func build(root, dir string, replace map[string]string) (*built, error) {

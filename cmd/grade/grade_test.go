@@ -271,9 +271,10 @@ func TestCompilerPath(t *testing.T) {
 	}
 }
 
-// TestHashTreeFollowsLinks checks that the cache key sees through a linked
-// file, as go build does: changing what it points to changes the key, and
-// a link that points nowhere is an error (no cache) rather than nothing.
+// TestHashTreeFollowsLinks checks that the digest of the working tree (the
+// last step of -verify) sees through a linked file, as go build does:
+// changing what it points to changes the digest, and a link that points
+// nowhere is an error rather than nothing.
 func TestHashTreeFollowsLinks(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "helpers.go")

@@ -24,15 +24,18 @@
 // a red "exit status 1" under it.
 //
 // With -verify it checks the exercises themselves, without touching the
-// working tree: the catalog, stubs, solutions and generated files agree;
-// the feedback's own tests pass (go test ./internal/check ./exercises/internal/...); every
-// untouched stub is graded "not implemented"; every solution passes when it
-// stands in for its stub, with half of the others left as stubs (so that it
-// passes alone, or says which exercise it waits for); a file that does not
-// compile, one that calls os.Exit, one that panics in a goroutine and one
-// that recurses without end each cost only their own exercise; and a new
-// user who copies solutions/*.go over exercises/ in a fresh copy of the
-// repository gets full marks.
+// working tree: the registry, stubs, solutions and generated files agree;
+// the feedback's own tests pass (go test ./internal/check
+// ./exercises/internal/...); every untouched stub is graded "not
+// implemented"; every solution passes when it stands in for its stub, with
+// half of the others left as stubs (so that it passes alone, or says which
+// exercise it waits for); a file that does not compile, one that calls
+// os.Exit, one that panics in a goroutine and one that recurses without end
+// each cost only their own exercise; go test -run naming one row calls the
+// learner's code on that row alone; an exercise that calls one that calls
+// os.Exit names it and waits for it; and a new user who copies
+// solutions/*.go over exercises/ in a fresh copy of the repository gets
+// full marks.
 package main
 
 import (
@@ -169,7 +172,7 @@ func gradeDir(root string, replace map[string]string, list []catalog.Exercise) (
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	b, err := cachedBuild(root, tmp, replace)
+	b, err := build(root, tmp, replace)
 	if err != nil {
 		return nil, err
 	}

@@ -256,7 +256,7 @@ func installCUDA(o options, stdout io.Writer) error {
 	// Before anything is installed: the plugin and every NVIDIA library
 	// must find the C and C++ runtime versions they need on this system.
 	err = filepath.WalkDir(staging, func(path string, d os.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() || !(reSharedLibrary.MatchString(d.Name()) || d.Name() == installer.NVIDIAPJRTPluginFileName) {
+		if err != nil || !d.Type().IsRegular() || !(reSharedLibrary.MatchString(d.Name()) || d.Name() == cudaPluginFile) {
 			return err
 		}
 		rel, _ := filepath.Rel(staging, path)

@@ -12,12 +12,27 @@ func init() {
 		Exercise: catalog.Exercise{Num: 1, Slug: "attention", Title: "Attention without positions", Test: "TestAttention",
 			Funcs: []string{"Attention"}, Lesson: 1, Section: "Three words, two orders", Difficulty: catalog.Easy},
 		Blurb: "write $\\operatorname{softmax}(QK^\\top/\\sqrt d)\\,V$ yourself.",
-		Hints: []string{
-			"- Write it as three loops you can check by hand: scores s_ij = q_i·k_j/√d, then a softmax across " +
-				"each row i (over the keys j), then row i of the result is Σ_j w_ij·v_j.",
-			"- Subtract each row's own largest score before `math.Exp`: the softmax does not change, and a score " +
-				"of 1000 no longer overflows to +Inf (Inf/Inf is NaN). One maximum for the whole matrix is not " +
-				"enough: a row whose scores are all far below it gets exp(−1000) = 0 everywhere, and 0/0 is NaN.",
+		Hints: Hints{
+			Read: []Section{secThreeWords},
+			Idea: []string{
+				"Attention compares every query with every key, turns each query's scores into weights that sum " +
+					"to 1, and averages the values with those weights. Build it in three stages that you can check " +
+					"by hand on the first row of the test's table.",
+			},
+			Formula: []string{
+				"- Scores: s_ij = q_i·k_j/√d, with d the width of a query and a key (len(q[0])), not the number " +
+					"of keys.",
+				"- Weights: a softmax across each row i, over the keys j. Subtract the row's own largest score " +
+					"m_i first, w_ij = exp(s_ij − m_i)/Σ_j exp(s_ij − m_i): the weights do not change, and a score " +
+					"of 1000 no longer overflows to +Inf (Inf/Inf is NaN). One maximum for the whole matrix is not " +
+					"enough: a row whose scores are all far below it gets exp(−1000) = 0 everywhere, and 0/0 is NaN.",
+				"- Row i of the result is Σ_j w_ij·v_j.",
+			},
+			Code: []string{
+				"- `s[i][j] = dot(q[i], k[j]) / math.Sqrt(float64(len(q[0])))`; then `top := slices.Max(s[i])` " +
+					"and `math.Exp(s[i][j] - top)`, divided by the row's sum; then `out[i][c] += w[i][j] * v[j][c]`, " +
+					"in a new row for each query.",
+			},
 		},
 		Cases:  attentionCases(),
 		Checks: func(cases any) *Exercise { return Attention(nil, cases.(AttentionCases)) },

@@ -13,13 +13,26 @@ func init() {
 		Exercise: catalog.Exercise{Num: 2, Slug: "permutation", Title: "Checking permutation equivariance", Test: "TestPermutation",
 			Funcs: []string{"Permute", "IsPermutationEquivariant"}, Lesson: 1, Section: "Three words, two orders", Difficulty: catalog.Easy},
 		Blurb: "write the check this lesson made, for any function of a sequence.",
-		Hints: []string{
-			"- `Permute`: `out[i]` is a copy of `x[perm[i]]` (`append([]float64(nil), x[perm[i]]...)`).",
-			"- Equivariant is not invariant. Compute the two sides separately, f(Permute(x, perm)) and " +
-				"Permute(f(x), perm), and compare them entry by entry with `math.Abs(a-b) <= tol`, never `a == b`: " +
-				"attention sums its terms in another order once the rows move, and the last bits change.",
-			"- Check the shapes first: if f(x) does not have len(x) rows you cannot even permute it, and two rows " +
-				"of different widths are not equal. Return false; do not index past the end.",
+		Hints: Hints{
+			Read: []Section{secThreeWords},
+			Idea: []string{
+				"Equivariant is not invariant: shuffling the rows of the input must shuffle the rows of the " +
+					"output the same way. Do not reason about f: compute both sides and compare them.",
+			},
+			Formula: []string{
+				"- `Permute`: row i of the result is a copy of x[perm[i]].",
+				"- f is equivariant for perm when f(Permute(x, perm)) = Permute(f(x), perm), entry by entry, " +
+					"within tol: |a − b| ≤ tol, tol itself included. Never a == b: attention sums its terms in " +
+					"another order once the rows move, and the last bits change.",
+				"- When f(x) does not have len(x) rows, or two rows to compare differ in width, the answer is " +
+					"false.",
+			},
+			Code: []string{
+				"- `out[i] = append([]float64(nil), x[perm[i]]...)`.",
+				"- `a, b := f(Permute(x, perm)), Permute(f(x), perm)`, after checking `len(f(x)) == len(x)`; " +
+					"compare `len(a[i]) == len(b[i])` before the entries, and `if math.Abs(a[i][c]-b[i][c]) > tol { " +
+					"return false }`.",
+			},
 		},
 		Cases:  permutationCases(),
 		Checks: func(cases any) *Exercise { return Permutation(nil, nil, cases.(PermutationCases)) },
@@ -31,7 +44,8 @@ var (
 		"you applied the inverse permutation: row i of the result is x[perm[i]] (out[i] = x[perm[i]]), "+
 			"not out[perm[i]] = x[i]. The two agree only when perm undoes itself, like a swap")
 	hintPermuteMutates = newHint("permutation/mutates input", Section{},
-		"your function changed its argument x (or the rows inside it): build the result in new slices")
+		"your function changed an argument (x, the rows inside it, or perm): build the result in new slices and "+
+			"leave the arguments as they were")
 	hintPermuteShares = newHint("permutation/shares rows", Section{},
 		"your result shares its rows with x (out[i] = x[perm[i]]), so changing the result changes x: copy each row")
 	hintEquivInvariance = newHint("permutation/invariance", secThreeWords,

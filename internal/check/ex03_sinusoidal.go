@@ -13,13 +13,25 @@ func init() {
 		Exercise: catalog.Exercise{Num: 3, Slug: "sinusoidal", Title: "The sinusoidal table", Test: "TestSinusoidal",
 			Funcs: []string{"Sinusoidal"}, Lesson: 2, Section: "Deriving the formula", Difficulty: catalog.Medium},
 		Blurb: "write the table yourself, angles in float64.",
-		Hints: []string{
-			"- Loop over pairs i = 0 … d/2−1, not over dimensions: both members of a pair share ω_i = " +
-				"10000^(−2i/d); sin goes to dimension 2i and cos to 2i+1. At position 0 a row reads [0 1 0 1 …].",
-			"- Compute the exponent as `float64(2*i)/float64(d)`: `2*i/d` in integers is 0 for every pair.",
-			"- d = 4, position 1 gives [sin 1, cos 1, sin 0.01, cos 0.01] = [0.8415, 0.5403, 0.0100, 0.99995] " +
-				"(lesson 2, \"Worked examples, by hand and by posenc\").",
-			"- Keep `pos*omega` in float64: at position 1,000,000 float32 angles are off by up to 0.03 rad.",
+		Hints: Hints{
+			Read: []Section{secDeriving, secWorked},
+			Idea: []string{
+				"Each pair of dimensions is one sine wave and its cosine at its own frequency, and the " +
+					"frequencies fall geometrically from 1 to about 1/10000 across the pairs. Loop over pairs, not " +
+					"over dimensions, and check yourself on the lesson's worked example.",
+			},
+			Formula: []string{
+				"- Pair i = 0 … d/2−1 has ω_i = 10000^(−2i/d); PE(pos)[2i] = sin(pos·ω_i) and PE(pos)[2i+1] = " +
+					"cos(pos·ω_i). At position 0 a row reads [0 1 0 1 …].",
+				"- Row r of the table is the encoding of position start+r.",
+				"- d = 4, position 1 gives [sin 1, cos 1, sin 0.01, cos 0.01] = [0.8415, 0.5403, 0.0100, " +
+					"0.99995].",
+			},
+			Code: []string{
+				"- Compute the exponent as `float64(2*i)/float64(d)`: `2*i/d` in integers is 0 for every pair.",
+				"- Keep the angle in float64, `float64(start+r) * omega`: at position 1,000,000 float32 angles " +
+					"are off by up to 0.03 rad.",
+			},
 		},
 		Cases:  sinusoidalCases(),
 		Checks: func(cases any) *Exercise { return Sinusoidal(nil, cases.(SinusoidalCases)) },

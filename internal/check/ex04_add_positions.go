@@ -13,11 +13,21 @@ func init() {
 		Exercise: catalog.Exercise{Num: 4, Slug: "add_positions", Title: "Adding positions to token embeddings", Test: "TestAddPositions",
 			Funcs: []string{"AddPositions"}, Lesson: 2, Section: "Scaling embeddings by √d_model", Difficulty: catalog.Easy},
 		Blurb: "$x\\sqrt{d} + PE$, row by row.",
-		Hints: []string{
-			"- out[r] = emb[r]·√d + PE(start+r): d is the width of a row, `len(emb[0])`, and it is the embedding " +
-				"that is scaled, by `math.Sqrt(float64(d))` (2.449… for d = 6), not the positional encoding.",
-			"- Row r of emb sits at position start+r. Calling your `Sinusoidal(start, len(emb), d)` gives every " +
-				"PE row at once.",
+		Hints: Hints{
+			Read: []Section{secScaling},
+			Idea: []string{
+				"The embeddings are scaled up before the positions are added, so that small learned embeddings " +
+					"are not drowned by a position signal of size up to 1. Your `Sinusoidal` from exercise 3 gives " +
+					"the positions.",
+			},
+			Formula: []string{
+				"- out[r] = emb[r]·√d + PE(start+r), with d the width of a row, len(emb[0]). It is the embedding " +
+					"that is scaled, by √d (2.449… for d = 6), not the positional encoding.",
+			},
+			Code: []string{
+				"- `pe := Sinusoidal(start, len(emb), d)` and `scale := math.Sqrt(float64(d))`, then `out[r][j] " +
+					"= emb[r][j]*scale + pe[r][j]`, in new rows.",
+			},
 		},
 		Cases:  addPositionsCases(),
 		Checks: func(cases any) *Exercise { return AddPositions(nil, cases.(AddPositionsCases)) },

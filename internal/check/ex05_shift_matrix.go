@@ -13,14 +13,24 @@ func init() {
 		Exercise: catalog.Exercise{Num: 5, Slug: "shift_matrix", Title: "The shift matrix T_k", Test: "TestShiftMatrix",
 			Funcs: []string{"ShiftMatrix"}, Lesson: 2, Section: "Shifting is a rotation", Difficulty: catalog.Medium},
 		Blurb: "build $T_k$ from the angle-addition formulas.",
-		Hints: []string{
-			"- Expand sin((p+k)ω) and cos((p+k)ω) with the angle-addition formulas and read off the coefficients " +
-				"of sin(pω) and cos(pω): those are the two rows of the 2×2 block of pair i, at rows and columns 2i, " +
-				"2i+1.",
-			"- With the pair ordered (sin, cos), the block is [[cos kω, sin kω], [−sin kω, cos kω]], the " +
-				"transpose of the rotation matrix you may know by heart. Every other entry is 0.",
-			"- Use k as it is, negative or not: no absolute value, no loop that counts up to k. Check yourself: " +
-				"T_k·PE(37) must equal PE(37+k).",
+		Hints: Hints{
+			Read: []Section{secShift},
+			Idea: []string{
+				"Moving a position by k turns every pair of the sinusoidal encoding by k·ω_i, a rotation that " +
+					"does not depend on the position. Expand sin((p+k)ω) and cos((p+k)ω) with the angle-addition " +
+					"formulas and read off the coefficients of sin(pω) and cos(pω).",
+			},
+			Formula: []string{
+				"- With the pair ordered (sin, cos), the 2×2 block of pair i, at rows and columns 2i and 2i+1, " +
+					"is [[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]]: the transpose of the rotation matrix you may " +
+					"know by heart. Every other entry is 0, and ω_i = 10000^(−2i/d) as in exercise 3.",
+				"- k may be negative; it enters only through the angle k·ω_i. Check yourself: T_k·PE(37) must " +
+					"equal PE(37+k).",
+			},
+			Code: []string{
+				"- `s, c := math.Sincos(float64(k) * omega)`, then `t[2*i][2*i], t[2*i][2*i+1] = c, s` and " +
+					"`t[2*i+1][2*i], t[2*i+1][2*i+1] = -s, c`: no absolute value, and no loop that counts up to k.",
+			},
 		},
 		Cases:  shiftMatrixCases(),
 		Checks: func(cases any) *Exercise { return ShiftMatrix(nil, cases.(ShiftMatrixCases)) },

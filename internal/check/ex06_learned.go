@@ -16,11 +16,23 @@ func init() {
 			Funcs: []string{"LearnedLookup"}, Lesson: 3, Section: "No row, no position", Difficulty: catalog.Easy},
 		Blurb: "copy rows out of a trained table, and refuse positions it has no row for, with an error that names " +
 			"them.",
-		Hints: []string{
-			"- Valid positions are 0 … len(table)−1: test `p < 0 || p >= len(table)`. Check every position before " +
-				"copying anything, so that an error comes with a nil table, and name the position and max_len in the " +
-				"error (`fmt.Errorf`).",
-			"- Never clamp or wrap a position. Copy rows with `append([]float64(nil), table[p]...)`.",
+		Hints: Hints{
+			Read: []Section{secNoRow, secCost},
+			Idea: []string{
+				"A learned table has one row for each position it was trained on, and nothing else: a lookup " +
+					"copies rows, and a position outside the table is an error, never a nearby row.",
+			},
+			Formula: []string{
+				"- The positions with a row are 0 … len(table)−1. Check every position, the first one included, " +
+					"before copying anything, so that an error comes with a nil table; the error names the position " +
+					"and max_len = len(table).",
+				"- Never clamp or wrap a position.",
+			},
+			Code: []string{
+				"- `if p < 0 || p >= len(table) { return nil, fmt.Errorf(\"position %d has no row: max_len is " +
+					"%d\", p, len(table)) }` for every p first; then `append([]float64(nil), table[p]...)` for each " +
+					"row.",
+			},
 		},
 		Cases:  learnedCases(),
 		Checks: func(cases any) *Exercise { return LearnedLookup(nil, cases.(LearnedCases)) },
@@ -45,6 +57,9 @@ var (
 	hintLearnedNilOnError = newHint("learned/result with an error", secNoRow,
 		"when you return an error, return a nil table with it: a caller that forgets to check the error must not "+
 			"get half a result that looks valid. Check every position before copying anything")
+	hintLearnedFirstPosition = newHint("learned/first position unchecked", secNoRow,
+		"your check of the positions starts at the second one: positions[0] needs a row too, so test every "+
+			"position, from index 0, before copying anything")
 	hintLearnedAliases = newHint("learned/shares rows", secCost,
 		"your result shares its rows with the table (out[i] = table[p]), so changing the result changes the "+
 			"embeddings: copy each row, e.g. append([]float64(nil), table[p]...)")
@@ -141,6 +156,7 @@ func learnedCases() LearnedCases {
 			reject("position_max_len_has_no_row", []int{1, 4}, 4),
 			reject("far_past_the_table", []int{9}, 9),
 			reject("negative_positions_have_no_row", []int{0, -1}, -1),
+			reject("a_negative_first_position", []int{-2, 1}, -2),
 			reject("a_bad_position_after_good_ones", []int{0, 1, 2, 6}, 6),
 		},
 	}
@@ -182,7 +198,18 @@ func rejectCheck(fn func(table [][]float64, positions []int) ([][]float64, error
 		edge = hintLearnedNegative
 	}
 	maxLen := len(c.Table)
-	return Check{Name: c.Name, Call: call, PanicHint: edge, Run: func() *Failure {
+	// A bad first position that panics while a later one is refused: the
+	// check of the positions skips the first.
+	skipsFirst := func(string) *Hint {
+		if len(c.Positions) == 0 || c.Positions[0] != c.Bad {
+			return nil
+		}
+		if _, err := fn(cloneTable(c.Table), []int{0, c.Bad}); err != nil {
+			return hintLearnedFirstPosition
+		}
+		return nil
+	}
+	return Check{Name: c.Name, Call: call, PanicHint: edge, PanicDiag: skipsFirst, Run: func() *Failure {
 		table, ps := cloneTable(c.Table), slices.Clone(c.Positions)
 		got, err := fn(table, ps)
 		if err == nil {

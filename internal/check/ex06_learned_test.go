@@ -13,19 +13,32 @@ func init() { addSuite(mutLearnedSuite) }
 
 func mutLearnedSuite() suite {
 	return mutSuite(6, LearnedLookup, mutLearned, map[string]*Hint{
-		"clamps":            hintLearnedClamp,
-		"wraps_around":      hintLearnedWrap,
-		"less_or_equal":     hintLearnedOffByOne,
-		"rejects_last_row":  hintLearnedOffByOne,
-		"no_negative_check": hintLearnedNegative,
-		"vague_error":       hintLearnedErrorText,
-		"partial_on_error":  hintLearnedNilOnError,
-		"shares_table_rows": hintLearnedAliases,
+		"clamps":              hintLearnedClamp,
+		"wraps_around":        hintLearnedWrap,
+		"less_or_equal":       hintLearnedOffByOne,
+		"rejects_last_row":    hintLearnedOffByOne,
+		"no_negative_check":   hintLearnedNegative,
+		"vague_error":         hintLearnedErrorText,
+		"partial_on_error":    hintLearnedNilOnError,
+		"shares_table_rows":   hintLearnedAliases,
+		"checks_from_index_1": hintLearnedFirstPosition,
 	})
 }
 
 func mutLearned(bug string) func(table [][]float64, positions []int) ([][]float64, error) {
 	return func(table [][]float64, positions []int) ([][]float64, error) {
+		if bug == "checks_from_index_1" { // checks first, copies after, but the check skips positions[0]
+			for i := 1; i < len(positions); i++ {
+				if p := positions[i]; p < 0 || p >= len(table) {
+					return nil, fmt.Errorf("position %d out of range [0, %d)", p, len(table))
+				}
+			}
+			var out [][]float64
+			for _, p := range positions {
+				out = append(out, append([]float64(nil), table[p]...))
+			}
+			return out, nil
+		}
 		out := make([][]float64, 0, len(positions))
 		for _, p := range positions {
 			bad := p < 0 || p >= len(table)

@@ -13,13 +13,25 @@ func init() {
 		Exercise: catalog.Exercise{Num: 7, Slug: "rope", Title: "RoPE, interleaved", Test: "TestRoPEInterleaved",
 			Funcs: []string{"RotateInterleaved"}, Lesson: 4, Section: "Rotating a pair", Difficulty: catalog.Medium},
 		Blurb: "rotate one head, pair by pair.",
-		Hints: []string{
-			"- Rotate each pair (x[2i], x[2i+1]) counterclockwise by pos·θ_i with θ_i = base^(−2i/d): x' = x·cos " +
-				"− y·sin, y' = x·sin + y·cos.",
-			"- Read both old values first (`a, b := x[2i], x[2i+1]`), then write both new ones: computing y' from " +
-				"the new x' is a classic slip.",
-			"- A rotation the wrong way still gives scores that depend on m−n only; only the comparison with the " +
-				"reference catches it.",
+		Hints: Hints{
+			Read: []Section{secRotating, secRoPEFreqs},
+			Idea: []string{
+				"RoPE turns each pair of a query or key by an angle proportional to its position, each pair at " +
+					"its own frequency, so that the dot product of a rotated query and key depends only on their " +
+					"distance.",
+			},
+			Formula: []string{
+				"- Pair i is (x[2i], x[2i+1]). It turns counterclockwise by pos·θ_i with θ_i = base^(−2i/d): x' " +
+					"= x·cos − y·sin and y' = x·sin + y·cos.",
+				"- A rotation the wrong way still gives scores that depend on m−n only; only the comparison with " +
+					"the reference catches it.",
+			},
+			Code: []string{
+				"- Read both old values first (`a, b := x[2*i], x[2*i+1]`), then write both new ones, into a new " +
+					"slice: computing y' from the new x' is a classic slip.",
+				"- `theta := math.Pow(base, -float64(2*i)/float64(d))` and `s, c := math.Sincos(float64(pos) * " +
+					"theta)`, all in float64.",
+			},
 		},
 		Cases:  ropeCases(posenc.Interleaved),
 		Checks: func(cases any) *Exercise { return RoPEInterleaved(nil, cases.(RoPECases)) },

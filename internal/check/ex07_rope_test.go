@@ -11,6 +11,9 @@ func init() { addSuite(mutRoPESuite) }
 // mutRotate is a learner's RoPE in either layout ("interleaved" or "halves").
 func mutRotate(layout, bug string) func(x []float64, pos int, base float64) []float64 {
 	return func(x []float64, pos int, base float64) []float64 {
+		if bug == "returns_x_at_position_0" && pos == 0 { // nothing turns
+			return x
+		}
 		d := len(x)
 		out := make([]float64, d)
 		if bug == "in_place" {
@@ -59,18 +62,19 @@ func mutRotate(layout, bug string) func(x []float64, pos int, base float64) []fl
 }
 
 var ropeBugs = []string{"wrong_way", "other_layout", "exponent_i_over_d", "integer_division", "ignores_base",
-	"float32_angles", "in_place", "overwrite"}
+	"float32_angles", "in_place", "returns_x_at_position_0", "overwrite"}
 
 func ropeBugHints(other *Hint) map[string]*Hint {
 	return map[string]*Hint{
-		"wrong_way":         hintRoPEWrongWay,
-		"other_layout":      other,
-		"exponent_i_over_d": hintRoPEExponent,
-		"integer_division":  hintRoPEIntDiv,
-		"ignores_base":      hintRoPEBase,
-		"float32_angles":    hintRoPEFloat32,
-		"in_place":          hintRoPEMutates,
-		"overwrite":         hintRoPEOverwrite,
+		"wrong_way":               hintRoPEWrongWay,
+		"other_layout":            other,
+		"exponent_i_over_d":       hintRoPEExponent,
+		"integer_division":        hintRoPEIntDiv,
+		"ignores_base":            hintRoPEBase,
+		"float32_angles":          hintRoPEFloat32,
+		"in_place":                hintRoPEMutates,
+		"returns_x_at_position_0": hintRoPEMutates,
+		"overwrite":               hintRoPEOverwrite,
 	}
 }
 

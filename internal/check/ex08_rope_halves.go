@@ -12,10 +12,23 @@ func init() {
 		Exercise: catalog.Exercise{Num: 8, Slug: "rope_halves", Title: "RoPE, half-split, and the layout converter", Test: "TestRoPEHalves",
 			Funcs: []string{"RotateHalves", "InterleavedToHalves"}, Lesson: 4, Section: "Two layouts, one rotation", Difficulty: catalog.Medium},
 		Blurb: "the `rotate_half` layout, and the permutation that moves a checkpoint from one layout to the other.",
-		Hints: []string{
-			"- In the half-split layout, pair i is (x[i], x[i+d/2]), with the same θ_i as in exercise 7.",
-			"- The converter moves the pair at (2i, 2i+1) to (i, i+d/2): out[i] = v[2i], out[i+d/2] = v[2i+1]. " +
-				"For d = 8 it maps [0 1 2 3 4 5 6 7] to [0 2 4 6 1 3 5 7].",
+		Hints: Hints{
+			Read: []Section{secRoPELayouts, secConverting},
+			Idea: []string{
+				"It is the same rotation with the pairs laid out differently: Hugging Face's `rotate_half` pairs " +
+					"each dimension of the first half with the one d/2 further on. Moving a checkpoint from one " +
+					"layout to the other is a permutation of the dimensions.",
+			},
+			Formula: []string{
+				"- In the half-split layout, pair i is (x[i], x[i+d/2]), with the same θ_i as in exercise 7.",
+				"- The converter moves the pair at (2i, 2i+1) to (i, i+d/2): out[i] = v[2i] and out[i+d/2] = " +
+					"v[2i+1]. For d = 8 it maps [0 1 2 3 4 5 6 7] to [0 2 4 6 1 3 5 7].",
+			},
+			Code: []string{
+				"- Exercise 7's loop with `a, b := i, i+d/2`.",
+				"- `out := make([]float64, len(v))`, then `out[i], out[i+d/2] = v[2*i], v[2*i+1]` for each pair, " +
+					"even for d = 2, where nothing moves.",
+			},
 		},
 		Cases:  ropeHalvesCases(),
 		Checks: func(cases any) *Exercise { return RoPEHalves(nil, nil, cases.(RoPEHalvesCases)) },

@@ -15,8 +15,12 @@ func mutRoPEHalvesSuite() suite {
 	bugs := ropeBugHints(hintRoPEInterleavedForHalves)
 	bugs["inverse_converter"] = hintConvertInverse
 	bugs["converter_in_place"] = hintConvertMutates
+	bugs["converter_returns_v_for_one_pair"] = hintConvertMutates
 	return mutSuite(8, func(f mutHalvesFuncs, c RoPEHalvesCases) *Exercise { return RoPEHalves(f.rotate, f.convert, c) }, func(bug string) mutHalvesFuncs {
 		convert := func(v []float64) []float64 {
+			if bug == "converter_returns_v_for_one_pair" && len(v) == 2 { // nothing moves
+				return v
+			}
 			h := len(v) / 2
 			out := make([]float64, len(v))
 			for i := 0; i < h; i++ {

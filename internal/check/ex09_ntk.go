@@ -15,14 +15,26 @@ func init() {
 			Funcs: []string{"LinearInvFreq", "NTKInvFreq", "DynamicNTKInvFreq"}, Lesson: 5,
 			Section: "NTK-aware scaling: change the base, not the positions", Difficulty: catalog.Medium},
 		Blurb: "the first three scalings of this lesson, from the formula for $\\omega_i$.",
-		Hints: []string{
-			"- Write one helper for base^(−2i/d) (exponent in float64) and reuse it. Linear interpolation divides " +
-				"its result by s.",
-			"- NTK-aware scaling calls it with the base base·s^(d/(d−2)); compute the exponent as " +
-				"`float64(d)/float64(d-2)`. Check it on its two ends: θ_0 stays 1 and the last frequency is divided " +
-				"by exactly s.",
-			"- Dynamic NTK uses the factor s·L/L₀ − (s−1) with L = max(seqLen, originalLen), in float64: it is 1 " +
-				"up to originalLen, and for seqLen 5000 over 2048 the ratio is 2.44…, not 2.",
+		Hints: Hints{
+			Read: []Section{secPI, secNTK, secDynamic},
+			Idea: []string{
+				"All three start from RoPE's frequencies θ_i = base^(−2i/d). Linear interpolation slows every " +
+					"pair by the factor; NTK-aware scaling raises the base instead, so that the fast pairs keep " +
+					"their speed; dynamic NTK chooses the factor from the length of the sequence.",
+			},
+			Formula: []string{
+				"- Linear: θ_i/s.",
+				"- NTK-aware: the frequencies of the base base·s^(d/(d−2)). Check it on its two ends: θ_0 stays " +
+					"1, and the last frequency is divided by exactly s.",
+				"- Dynamic NTK: NTK-aware with the factor s·L/L₀ − (s−1), where L = max(seqLen, originalLen) and " +
+					"L₀ = originalLen: it is 1 up to originalLen, and for seqLen 5000 over 2048 the ratio L/L₀ is " +
+					"2.44…, not 2.",
+			},
+			Code: []string{
+				"- Write one helper for `math.Pow(base, -float64(2*i)/float64(d))` and reuse it.",
+				"- The NTK exponent is `float64(d)/float64(d-2)` and the dynamic ratio `float64(max(seqLen, " +
+					"originalLen))/float64(originalLen)`: in integers both are rounded down.",
+			},
 		},
 		Cases:  ntkCases(),
 		Checks: func(cases any) *Exercise { return NTK(nil, nil, nil, cases.(NTKCases)) },

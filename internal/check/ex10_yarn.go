@@ -14,18 +14,31 @@ func init() {
 		Exercise: catalog.Exercise{Num: 10, Slug: "yarn", Title: "YaRN frequencies and attention factor", Test: "TestYaRN",
 			Funcs: []string{"YaRNInvFreq", "YaRNAttentionFactor"}, Lesson: 5, Section: "YaRN: decide per pair, by wavelength", Difficulty: catalog.Advanced},
 		Blurb: "the ramp between the two betas, and the temperature.",
-		Hints: []string{
-			"Hugging Face's `_compute_yarn_parameters`, step by step:",
-			"1. θ_i = base^(−2i/d) for i = 0 … d/2−1.",
-			"2. corr(β) = d·ln(originalLen/(2π·β)) / (2·ln base): the pair index that turns β times over the " +
-				"trained context.",
-			"3. low = max(floor(corr(32)), 0) and high = min(ceil(corr(1)), d−1). If low == high, add 0.001 to " +
-				"high. For d = 128, base 10000, originalLen 4096 they are 20 and 46.",
-			"4. ramp_i = clamp((i − low)/(high − low), 0, 1), and θ'_i = (θ_i/s)·ramp_i + θ_i·(1 − ramp_i).",
-			"5. The attention factor is 0.1·ln(s) + 1 (`math.Log`) for s > 1, and 1 otherwise.",
-			"Each safeguard matters somewhere: low's clamp for a tiny originalLen (64), high's clamp for a small " +
-				"base (20), the 0.001 for originalLen 4, where both ends clamp to 0. The range uses originalLen, not " +
-				"originalLen·s.",
+		Hints: Hints{
+			Read: []Section{secYaRN},
+			Idea: []string{
+				"YaRN decides per pair, by how many turns it made over the trained context: pairs that turned " +
+					"many times keep their frequency, pairs that never finished a turn are interpolated, and a ramp " +
+					"blends the pairs in between. Hugging Face's `_compute_yarn_parameters` is the reference, and " +
+					"the lesson follows it.",
+			},
+			Formula: []string{
+				"1. θ_i = base^(−2i/d) for i = 0 … d/2−1.",
+				"2. corr(β) = d·ln(originalLen/(2π·β)) / (2·ln base): the pair index that turns β times over the " +
+					"trained context.",
+				"3. low = max(⌊corr(32)⌋, 0) and high = min(⌈corr(1)⌉, d−1). If low == high, add 0.001 to high. " +
+					"For d = 128, base 10000, originalLen 4096 they are 20 and 46.",
+				"4. ramp_i = clamp((i − low)/(high − low), 0, 1), and θ'_i = (θ_i/s)·ramp_i + θ_i·(1 − ramp_i).",
+				"5. The attention factor is 0.1·ln(s) + 1 for s > 1, and 1 otherwise.",
+				"Each safeguard matters somewhere: low's clamp for a tiny originalLen (64), high's clamp for a " +
+					"small base (20), the 0.001 for originalLen 4, where both ends clamp to 0. The range uses " +
+					"originalLen, not originalLen·s.",
+			},
+			Code: []string{
+				"- `low := math.Max(math.Floor(corr(32)), 0)`, `high := math.Min(math.Ceil(corr(1)), " +
+					"float64(d-1))` and `if low == high { high += 0.001 }`.",
+				"- The logarithm is `math.Log` (natural, not `math.Log10`), and every ratio is in float64.",
+			},
 		},
 		Cases:  yarnCases(),
 		Checks: func(cases any) *Exercise { return YaRN(nil, nil, cases.(YaRNCases)) },

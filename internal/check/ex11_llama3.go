@@ -13,11 +13,21 @@ func init() {
 		Exercise: catalog.Exercise{Num: 11, Slug: "llama3", Title: "Llama 3 frequencies", Test: "TestLlama3",
 			Funcs: []string{"Llama3InvFreq"}, Lesson: 5, Section: "Llama 3: the same idea, in wavelengths", Difficulty: catalog.Medium},
 		Blurb: "the three wavelength bands.",
-		Hints: []string{
-			"- Decide each pair's band by its wavelength λ_i = 2π/θ_i, in positions, against L = originalLen: λ < " +
-				"L/4 keeps θ_i; λ > L gives θ_i/s; in between, smooth = (L/λ − 1)/(4 − 1) and θ' = (1 − smooth)·θ/s + " +
-				"smooth·θ.",
-			"- Compute L/4 in float64: for originalLen 4470 it is 1117.5, and one pair's wavelength is 1117.3.",
+		Hints: Hints{
+			Read: []Section{secLlama3, secSeen},
+			Idea: []string{
+				"Llama 3 sorts the pairs into three bands by their wavelength, the number of positions one full " +
+					"turn takes, measured against the trained length: short wavelengths keep their frequency, long " +
+					"ones are interpolated, and the band between is blended.",
+			},
+			Formula: []string{
+				"- λ_i = 2π/θ_i, and L = originalLen. λ < L/4 keeps θ_i; λ > L gives θ_i/s; in between, smooth = " +
+					"(L/λ − 1)/(4 − 1) and θ' = (1 − smooth)·θ/s + smooth·θ.",
+			},
+			Code: []string{
+				"- `lambda := 2 * math.Pi / theta`, compared with `float64(originalLen) / 4`: in integers, L/4 " +
+					"for originalLen 4470 is 1117 instead of 1117.5, and one pair's wavelength is 1117.3.",
+			},
 		},
 		Cases:  llama3Cases(),
 		Checks: func(cases any) *Exercise { return Llama3(nil, cases.(Llama3Cases)) },

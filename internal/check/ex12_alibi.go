@@ -14,13 +14,23 @@ func init() {
 			Funcs: []string{"ALiBiSlopes", "ALiBiBias"}, Lesson: 6, Section: "The slopes", Difficulty: catalog.Medium},
 		Blurb: "the authors' rule, including head counts that are not a power of two, and the causal and symmetric " +
 			"bias.",
-		Hints: []string{
-			"- For a power of two n the slopes are 2^(−8k/n) for k = 1 … n, computed in float64 " +
-				"(`math.Exp2(-8*float64(k)/float64(n))`).",
-			"- Otherwise take the p = 2^⌊log₂ n⌋ slopes for p heads, then the 1st, 3rd, 5th, … slopes of the 2p " +
-				"sequence. For 12 heads: 1/2, 1/4, …, 1/256, then 2^−0.5, 2^−1.5, 2^−2.5, 2^−3.5.",
-			"- The bias is −m·|i − j|; in the causal case keys after the query (j > i) get `math.Inf(-1)`, not a " +
-				"large negative number.",
+		Hints: Hints{
+			Read: []Section{secSlopes, secALiBiBias},
+			Idea: []string{
+				"Each head gets a fixed slope from a geometric sequence that halves from head to head for 8 " +
+					"heads; for head counts that are not a power of two, the authors interleave two such sequences. " +
+					"The bias then penalises each key by its distance from the query, times the head's slope.",
+			},
+			Formula: []string{
+				"- For a power of two n the slopes are 2^(−8k/n) for k = 1 … n.",
+				"- Otherwise take the p = 2^⌊log₂ n⌋ slopes for p heads, then the 1st, 3rd, 5th, … slopes of the " +
+					"2p sequence. For 12 heads: 1/2, 1/4, …, 1/256, then 2^−0.5, 2^−1.5, 2^−2.5, 2^−3.5.",
+				"- bias[h][i][j] = −m_h·|i − j|; in the causal case the keys after the query (j > i) get −∞.",
+			},
+			Code: []string{
+				"- `math.Exp2(-8*float64(k)/float64(n))`, in float64.",
+				"- `math.Inf(-1)` for a masked key, not a large negative number.",
+			},
 		},
 		Cases:  alibiCases(),
 		Checks: func(cases any) *Exercise { return ALiBi(nil, nil, cases.(ALiBiCases)) },

@@ -13,17 +13,32 @@ func init() {
 		Exercise: catalog.Exercise{Num: 13, Slug: "t5_buckets", Title: "T5 relative position buckets", Test: "TestT5Buckets",
 			Funcs: []string{"T5Bucket", "T5BucketMatrix"}, Lesson: 7, Section: "From distance to bucket", Difficulty: catalog.Advanced},
 		Blurb: "distance to bucket, bidirectional and causal, exactly as Hugging Face computes it.",
-		Hints: []string{
-			"Hugging Face's `_relative_position_bucket`, step by step, with rel = key − query:",
-			"1. n := numBuckets; bucket := 0.",
-			"2. Encoder (bidirectional): n = n/2; if rel > 0 (strictly), bucket += n; then d := |rel|. Decoder: d " +
-				":= max(−rel, 0), so every key after the query is at distance 0.",
-			"3. maxExact := n/2. If d < maxExact, the answer is bucket + d.",
-			"4. Otherwise bucket + min(maxExact + int(ln(d/maxExact)/ln(maxDistance/maxExact)·(n − maxExact)), n " +
-				"− 1), with both ratios in float64 and `int` truncating (not rounding).",
-			"With 32 buckets and max distance 128 (encoder), distances 0 … 7 get a bucket each, 8 … 127 share " +
-				"buckets 8 … 15 logarithmically, and everything from 128 on is in bucket 15 (plus 16 for keys after " +
-				"the query). For the matrix, entry [i][j] is the bucket of j − i.",
+		Hints: Hints{
+			Read: []Section{secT5Buckets},
+			Idea: []string{
+				"T5 gives every distance a bucket: one each for the small distances, logarithmically wider ones " +
+					"beyond, and one for everything past maxDistance. An encoder splits the buckets between keys " +
+					"before and after the query; a decoder sees no keys after it. Hugging Face's " +
+					"`_relative_position_bucket` is the reference, and the lesson follows it.",
+			},
+			Formula: []string{
+				"With rel = key − query:",
+				"1. n := numBuckets; bucket := 0.",
+				"2. Encoder (bidirectional): n = n/2; if rel > 0 (strictly), bucket += n; then d := |rel|. " +
+					"Decoder: d := max(−rel, 0), so every key after the query is at distance 0.",
+				"3. maxExact := n/2. If d < maxExact, the answer is bucket + d.",
+				"4. Otherwise bucket + min(maxExact + ⌊ln(d/maxExact)/ln(maxDistance/maxExact)·(n − maxExact)⌋, " +
+					"n − 1).",
+				"With 32 buckets and max distance 128 (encoder), distances 0 … 7 get a bucket each, 8 … 127 " +
+					"share buckets 8 … 15 logarithmically, and everything from 128 on is in bucket 15 (plus 16 for " +
+					"keys after the query). For the matrix, entry [i][j] is the bucket of j − i.",
+			},
+			Code: []string{
+				"- Both ratios in float64, `math.Log(float64(d)/float64(maxExact)) / " +
+					"math.Log(float64(maxDistance)/float64(maxExact))`, and `int(...)` to truncate (not " +
+					"`math.Round`).",
+				"- The matrix: `T5Bucket(j-i, bidirectional, numBuckets, maxDistance)` for entry [i][j].",
+			},
 		},
 		Cases:  t5Cases(),
 		Checks: func(cases any) *Exercise { return T5Buckets(nil, nil, cases.(T5Cases)) },

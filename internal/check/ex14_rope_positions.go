@@ -14,11 +14,23 @@ func init() {
 			Funcs: []string{"CachePositions", "PackedPositions", "RotateAt"}, Lesson: 4, Section: "Positions are just indices",
 			Difficulty: catalog.Easy, Uses: []int{7}},
 		Blurb: "a KV cache continuing at position p, and packed sequences that restart at 0.",
-		Hints: []string{
-			"- A cache of cacheLen tokens holds positions 0 … cacheLen−1: the new ones continue at cacheLen, " +
-				"cacheLen+1, …",
-			"- Packed documents each start again at 0: lengths [3, 4] give [0 1 2 0 1 2 3].",
-			"- `RotateAt` is `RotateInterleaved(x[r], positions[r], base)` for each row; check the lengths first.",
+		Hints: Hints{
+			Read: []Section{secIndices},
+			Idea: []string{
+				"A position is just a number you pass in: a KV cache continues after the tokens it holds, and " +
+					"documents packed in one row each start again at 0. The rotation itself is exercise 7's.",
+			},
+			Formula: []string{
+				"- A cache of cacheLen tokens holds positions 0 … cacheLen−1: the new ones continue at cacheLen, " +
+					"cacheLen+1, …",
+				"- Packed documents each start again at 0: lengths [3, 4] give [0 1 2 0 1 2 3].",
+				"- RotateAt turns every row r, the first included, to positions[r]; when the lengths differ " +
+					"there is nothing right to return: nil.",
+			},
+			Code: []string{
+				"- `RotateInterleaved(x[r], positions[r], base)` for each row, after checking `len(positions) == " +
+					"len(x)`.",
+			},
 		},
 		Cases:  ropePositionsCases(),
 		Checks: func(cases any) *Exercise { return RoPEPositions(nil, nil, nil, cases.(RoPEPositionsCases)) },
@@ -42,6 +54,9 @@ var (
 	hintRotateAtLength = newHint("rope positions/length mismatch", secIndices,
 		"when len(positions) differs from the number of rows, return nil: rotating with too few positions cannot be "+
 			"right, and indexing past the end panics")
+	hintRotateAtFirstRow = newHint("rope positions/first row skipped", secIndices,
+		"your loop leaves row 0 as it was: every row is rotated to its own position, the first one included (a "+
+			"first row at position 0 looks right either way, which hides the slip)")
 	hintRotateAtMutates = newHint("rope positions/mutates or shares", Section{},
 		"your result shares memory with x, or you changed x: every row of the result must be a new slice")
 	hintPositionsFallback = generic("rope positions/fallback", secIndices,
@@ -143,6 +158,7 @@ func ropePositionsCases() RoPEPositionsCases {
 		Packed: []PackedCase{packed([]int{3, 4}), packed([]int{1, 1, 2}), packed([]int{2, 0, 3}), packed([]int{})},
 		RotateAt: []RotateAtCase{
 			{"rotate_packed_rows", x, packedPos, 10000, refRotateAt(x, packedPos, 10000)},
+			{"rotate_three_new_tokens_at_5_6_7", x[:3], []int{5, 6, 7}, 10000, refRotateAt(x[:3], []int{5, 6, 7}, 10000)},
 			{"positions_and_rows_must_match", x, []int{0, 1, 2}, 10000, nil},
 		},
 		Newest: []NewestCase{{"newest_token_alone_matches_the_full_sequence", x, 10000}},
@@ -186,7 +202,17 @@ func diagPacked(g []int, c PackedCase) *Hint {
 
 // diagRotateAt names the idea behind wrong rotated rows.
 func diagRotateAt(got [][]float64, c RotateAtCase) *Hint {
-	return firstMatch(got, sameTable(1e-9), variant[[][]float64]{hintRotateAtRowIndex, refRotateAt(c.X, rangeFrom(0, len(c.X)), c.Base)})
+	skipsFirst := refRotateAt(c.X, c.Positions, c.Base)
+	skipsFirst[0] = cloneVec(c.X[0])
+	intDiv := make([][]float64, len(c.X))
+	for r, x := range c.X {
+		intDiv[r] = rotateWith(x, c.Positions[r], posenc.Interleaved, 1, func(int) float64 { return 1 }, false)
+	}
+	type v = variant[[][]float64]
+	return firstMatch(got, sameTable(1e-9),
+		v{hintRotateAtRowIndex, refRotateAt(c.X, rangeFrom(0, len(c.X)), c.Base)},
+		v{hintRotateAtFirstRow, skipsFirst},
+		v{hintRoPEIntDiv, intDiv})
 }
 
 // rotateAtCheck is a check of one RotateAt row.

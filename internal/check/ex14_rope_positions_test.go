@@ -25,11 +25,17 @@ func mutRoPEPositionsSuite() suite {
 		"rotates_at_row_index": hintRotateAtRowIndex,
 		"no_length_check":      hintRotateAtLength,
 		"position_0_shares":    hintRotateAtMutates,
+		"rotates_in_place":     hintRotateAtMutates,
+		"skips_row_0":          hintRotateAtFirstRow,
+		"integer_exponent":     hintRoPEIntDiv,
 	})
 }
 
 func mutPositions(bug string) mutPositionsFuncs {
 	rotate := mutRotate("interleaved", "")
+	if bug == "integer_exponent" { // the learner's own rotation, 2i/d in integers
+		rotate = mutRotate("interleaved", "integer_division")
+	}
 	cache := func(cacheLen, n int) []int {
 		first := cacheLen
 		switch bug {
@@ -69,7 +75,11 @@ func mutPositions(bug string) mutPositionsFuncs {
 			return nil
 		}
 		out := make([][]float64, len(x))
-		for r := range x {
+		from := 0
+		if bug == "skips_row_0" {
+			out[0], from = append([]float64(nil), x[0]...), 1
+		}
+		for r := from; r < len(x); r++ {
 			p := positions[r]
 			if bug == "rotates_at_row_index" {
 				p = r
@@ -79,6 +89,10 @@ func mutPositions(bug string) mutPositionsFuncs {
 				continue
 			}
 			out[r] = rotate(x[r], p, base)
+			if bug == "rotates_in_place" {
+				copy(x[r], out[r])
+				out[r] = x[r]
+			}
 		}
 		return out
 	}

@@ -14,13 +14,25 @@ func init() {
 			Funcs: []string{"RoPEScores", "IsToeplitz"}, Lesson: 4, Section: "Why the score depends only on m − n",
 			Difficulty: catalog.Medium, Uses: []int{7}},
 		Blurb: "RoPE's score matrix, and a check that every diagonal is constant.",
-		Hints: []string{
-			"- `RoPEScores`: entry [a][b] = ⟨RotateInterleaved(q, a, base), RotateInterleaved(k, b, base)⟩.",
-			"- `IsToeplitz`: compare s[i][j] with s[i+1][j+1] for i ≤ rows−2 and j ≤ cols−2, with cols = " +
-				"len(s[0]) (the matrix may be wider or taller than square, or empty). Count `a == b` as equal before " +
-				"looking at |a − b| ≤ tol: −Inf − (−Inf) is NaN.",
-			"- Symmetry (s[i][j] = s[j][i]) is a different property: ALiBi's causal bias is Toeplitz and not " +
-				"symmetric.",
+		Hints: Hints{
+			Read: []Section{secRelative, secALiBiBias},
+			Idea: []string{
+				"A score that depends only on the offset b − a is constant along every diagonal of the score " +
+					"matrix: the matrix is Toeplitz. RoPE's scores are; the scores of additive sinusoidal positions " +
+					"are not.",
+			},
+			Formula: []string{
+				"- `RoPEScores`: entry [a][b] = ⟨R(a)q, R(b)k⟩, the query rotated to a and the key to b.",
+				"- `IsToeplitz`: s[i][j] and s[i+1][j+1] agree within tol (|a − b| ≤ tol) for every i from 0 to " +
+					"rows−2 and j from 0 to cols−2. The matrix may be wider or taller than square, or empty.",
+				"- Symmetry (s[i][j] = s[j][i]) is a different property: ALiBi's causal bias is Toeplitz and not " +
+					"symmetric.",
+			},
+			Code: []string{
+				"- `dot(RotateInterleaved(q, a, base), RotateInterleaved(k, b, base))`.",
+				"- Take `cols := len(s[0])` after checking `len(s) > 0`, and count `a == b` as equal before " +
+					"looking at `math.Abs(a-b) <= tol`: −Inf − (−Inf) is NaN. Leave s as it is.",
+			},
 		},
 		Cases:  relativeScoresCases(),
 		Checks: func(cases any) *Exercise { return RelativeScores(nil, nil, cases.(RelativeScoresCases)) },
@@ -51,6 +63,12 @@ var (
 	hintToeplitzEdges = newHint("toeplitz/last row or column skipped", secRelative,
 		"your loops stop early: the entry in the last row or the last column belongs to a diagonal too. Compare "+
 			"s[i][j] with s[i+1][j+1] for i up to rows−2 and j up to cols−2")
+	hintToeplitzFirst = newHint("toeplitz/first row or column skipped", secRelative,
+		"your loops start at 1: the entries of the first row and the first column start diagonals too. Compare "+
+			"s[i][j] with s[i+1][j+1] from i = 0 and j = 0")
+	hintToeplitzMutates = newHint("toeplitz/changes s", Section{},
+		"your check changed s (replacing −Inf in place?): a check must leave the matrix it is given as it was; "+
+			"count equal values as equal (a == b) instead of rewriting them")
 	hintToeplitzShape = newHint("toeplitz/not square", secRelative,
 		"a score matrix need not be square (3 queries over 5 keys): take the number of columns from len(s[0]), not "+
 			"len(s), and handle an empty matrix")
@@ -75,6 +93,19 @@ func refRoPEScores(q, k []float64, n int, base float64, pos func(a, b int) (int,
 				kr = refRoPE(k, pk, base, posenc.Interleaved)
 			}
 			s[a][b] = dot(refRoPE(q, pq, base, posenc.Interleaved), kr)
+		}
+	}
+	return s
+}
+
+// unitFreqScores are RoPE scores with every θ_i = 1: 2i/d in integers.
+func unitFreqScores(q, k []float64, n int) [][]float64 {
+	one := func(int) float64 { return 1 }
+	s := make([][]float64, n)
+	for a := range n {
+		s[a] = make([]float64, n)
+		for b := range n {
+			s[a][b] = dot(rotateWith(q, a, posenc.Interleaved, 1, one, false), rotateWith(k, b, posenc.Interleaved, 1, one, false))
 		}
 	}
 	return s
@@ -122,12 +153,18 @@ func toeplitzProbes() []toeplitzProbe {
 	wide[2][4] += 0.5
 	tall := toeplitzFrom(5, 3, skew)
 	tall[4][2] += 0.5
-	mainOnly := toeplitzFrom(3, 3, func(int) float64 { return 1 })
-	mainOnly[0][1] = 2
+	mainOnly := toeplitzFrom(4, 4, func(int) float64 { return 1 })
+	mainOnly[2][3] = 2 // inside, off the main diagonal
 	noise := toeplitzFrom(4, 4, skew)
 	noise[2][1] += 1e-12
 	beyond := toeplitzFrom(4, 4, skew)
 	beyond[2][1] += 1e-3
+	first := toeplitzFrom(4, 4, skew)
+	first[0][0] += 0.5
+	firstRow := toeplitzFrom(3, 5, skew)
+	firstRow[0][3] += 0.5
+	firstCol := toeplitzFrom(5, 3, skew)
+	firstCol[3][0] += 0.5
 	exactly := toeplitzFrom(4, 4, skew)
 	exactly[2][1] += 0.5 // exact in binary, as are the entries
 	alibi := refALiBiBias([]float64{0.5}, 4, true)[0]
@@ -145,6 +182,9 @@ func toeplitzProbes() []toeplitzProbe {
 		{"differences_of_1e-3_beyond_tol", "1e-3 apart", beyond, 1e-9, false, hintToeplitzTol},
 		{"a_difference_of_exactly_tol", "0.5 apart, tol 0.5", exactly, 0.5, true, hintToeplitzStrict},
 		{"causal_alibi_bias_with_minus_inf", "causal ALiBi bias, −Inf above the diagonal", alibi, 1e-9, true, hintToeplitzInf},
+		{"first_entry_breaks_it", "first entry off", first, 1e-9, false, hintToeplitzFirst},
+		{"wide_3x5_first_row_breaks_it", "3×5, first row off", firstRow, 1e-9, false, hintToeplitzFirst},
+		{"tall_5x3_first_column_breaks_it", "5×3, first column off", firstCol, 1e-9, false, hintToeplitzFirst},
 	}
 }
 
@@ -250,6 +290,7 @@ func diagScores(got [][]float64, c ScoresCase) *Hint {
 		v{hintScoresKeyUnrotated, refRoPEScores(q, k, n, base, func(a, b int) (int, int, bool) { return a, 0, false })},
 		v{hintScoresKeyUnrotated, transpose(refRoPEScores(k, q, n, base, func(a, b int) (int, int, bool) { return a, 0, false }))},
 		v{hintScoresSamePosition, refRoPEScores(q, k, n, base, func(a, b int) (int, int, bool) { return a, a, true })},
+		v{hintRoPEIntDiv, unitFreqScores(q, k, n)},
 	)
 }
 
@@ -284,7 +325,7 @@ func RelativeScores(scores func(q, k []float64, n int, base float64) [][]float64
 			if got := isT(s, c.Tol); got != c.Want {
 				return fail(orElse(diagToeplitz(isT), hintToeplitzFallback), fmt.Sprintf("%s = %v; want %v", call, got, c.Want))
 			}
-			return scoresArgs.check(call, nil, arg{"s", s, c.S})
+			return argHints{hintToeplitzMutates, hintToeplitzMutates}.check(call, nil, arg{"s", s, c.S})
 		}})
 	}
 	for _, c := range cases.YourScores {

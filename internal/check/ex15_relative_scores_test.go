@@ -27,11 +27,18 @@ func mutRelativeScoresSuite() suite {
 		"stops_a_row_early":  hintToeplitzEdges,
 		"assumes_square":     hintToeplitzShape,
 		"infinities_are_nan": hintToeplitzInf,
+		"rows_from_1":        hintToeplitzFirst,
+		"columns_from_1":     hintToeplitzFirst,
+		"masks_in_place":     hintToeplitzMutates,
+		"integer_exponent":   hintRoPEIntDiv,
 	})
 }
 
 func mutRelative(bug string) mutRelativeFuncs {
 	rotate := mutRotate("interleaved", "")
+	if bug == "integer_exponent" { // the learner's own rotation, 2i/d in integers
+		rotate = mutRotate("interleaved", "integer_division")
+	}
 	scores := func(q, k []float64, n int, base float64) [][]float64 {
 		s := make([][]float64, n)
 		for a := 0; a < n; a++ {
@@ -68,8 +75,25 @@ func mutRelative(bug string) mutRelativeFuncs {
 		if bug == "stops_a_row_early" {
 			lastRow = rows - 2
 		}
-		for i := 0; i < lastRow; i++ {
-			for j := 0; j+1 < cols; j++ {
+		if bug == "masks_in_place" { // −Inf − (−Inf) is NaN: mask the masks first
+			for _, r := range s {
+				for j := range r {
+					if math.IsInf(r[j], -1) {
+						r[j] = -1e300
+					}
+				}
+			}
+		}
+		first := 0
+		if bug == "rows_from_1" {
+			first = 1
+		}
+		for i := first; i < lastRow; i++ {
+			j0 := 0
+			if bug == "columns_from_1" {
+				j0 = 1
+			}
+			for j := j0; j+1 < cols; j++ {
 				a, b := s[i][j], s[i+1][j+1]
 				switch bug {
 				case "checks_symmetry":

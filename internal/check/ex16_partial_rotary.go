@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/posenc/course/internal/catalog"
 	"github.com/posenc/course/pkg/posenc"
@@ -13,11 +12,22 @@ func init() {
 		Exercise: catalog.Exercise{Num: 16, Slug: "partial_rotary", Title: "Partial rotary: rotate only the first dimensions", Test: "TestPartialRotary",
 			Funcs: []string{"RotatePartial"}, Lesson: 4, Section: "Positions are just indices", Difficulty: catalog.Easy, Uses: []int{7}},
 		Blurb: "GPT-J's `rotary_dim`: the first dimensions are a head of their own, the others pass unchanged.",
-		Hints: []string{
-			"- The first rotaryDim dimensions are a head of their own: `RotateInterleaved(x[:rotaryDim], pos, " +
-				"base)` rotates them with θ_i = base^(−2i/rotaryDim), which is what GPT-J does. Copy the rest " +
-				"unchanged.",
-			"- Return nil for an odd, negative or too large rotaryDim.",
+		Hints: Hints{
+			Read: []Section{secIndices, secRoPEFreqs},
+			Idea: []string{
+				"GPT-J rotates only the first rotary_dim dimensions of each head and passes the others through " +
+					"unchanged: those first dimensions form a head of their own, with their own frequencies.",
+			},
+			Formula: []string{
+				"- The first rotaryDim dimensions rotate as a head of rotaryDim dimensions, θ_i = " +
+					"base^(−2i/rotaryDim); dimensions rotaryDim … d−1 are copied as they are.",
+				"- An odd rotaryDim (a pair cut in half), a negative one, or one larger than the head is " +
+					"refused: nil.",
+			},
+			Code: []string{
+				"- `copy(out, RotateInterleaved(x[:rotaryDim], pos, base))` and `copy(out[rotaryDim:], " +
+					"x[rotaryDim:])`, into a new slice, even when rotaryDim is 0.",
+			},
 		},
 		Cases:  partialRotaryCases(),
 		Checks: func(cases any) *Exercise { return PartialRotary(nil, cases.(PartialRotaryCases)) },
@@ -41,7 +51,8 @@ var (
 		"an odd rotaryDim (a pair cut in half), a negative one, or one larger than the head cannot be rotated: "+
 			"return nil for it")
 	hintPartialMutates = newHint("partial rotary/mutates input", Section{},
-		"your function changed x: return a new slice")
+		"your function changed x, or returned x itself (when rotaryDim is 0, or is the whole head?): return a new "+
+			"slice on every path, and leave x as it was")
 	hintPartialFallback = generic("partial rotary/fallback", secIndices,
 		"rotate x[:rotaryDim] as RotateInterleaved would rotate a head of that size, and copy the rest")
 )
@@ -59,31 +70,32 @@ func refPartial(x []float64, pos int, base float64, rot int) []float64 {
 	return out
 }
 
-// partialWith rotates x[from : from+rot] with frequencies base^(−2i/dim) in
-// layout, copying the rest when keepTail (zeros otherwise).
-func partialWith(x []float64, pos int, base float64, from, rot, dim int, layout posenc.Layout, keepTail bool) []float64 {
+// partialWith rotates x[from : from+rot] with frequencies freq(i) in layout,
+// copying the rest when keepTail (zeros otherwise).
+func partialWith(x []float64, pos int, from, rot int, freq func(i int) float64, layout posenc.Layout, keepTail bool) []float64 {
 	out := make([]float64, len(x))
 	if keepTail {
 		copy(out, x)
 	}
-	part := rotateWith(x[from:from+rot], pos, layout, 1, func(i int) float64 { return math.Pow(base, -float64(2*i)/float64(dim)) }, false)
-	copy(out[from:], part)
+	copy(out[from:], rotateWith(x[from:from+rot], pos, layout, 1, freq, false))
 	return out
 }
 
 func diagPartial(got, x []float64, pos int, base float64, rot int) *Hint {
 	d := len(x)
+	own, whole, one := ropeFreq(rot, base), ropeFreq(d, base), func(int) float64 { return 1 }
 	type v = variant[[]float64]
 	vs := []v{
-		{hintPartialHeadDim, partialWith(x, pos, base, 0, rot, d, posenc.Interleaved, true)},
-		{hintPartialTail, partialWith(x, pos, base, 0, rot, rot, posenc.Interleaved, false)},
-		{hintPartialTail, partialWith(x, pos, base, 0, rot, rot, posenc.Interleaved, false)[:rot]},
-		{hintPartialHalves, partialWith(x, pos, base, 0, rot, rot, posenc.Halves, true)},
+		{hintPartialHeadDim, partialWith(x, pos, 0, rot, whole, posenc.Interleaved, true)},
+		{hintPartialTail, partialWith(x, pos, 0, rot, own, posenc.Interleaved, false)},
+		{hintPartialTail, partialWith(x, pos, 0, rot, own, posenc.Interleaved, false)[:rot]},
+		{hintPartialHalves, partialWith(x, pos, 0, rot, own, posenc.Halves, true)},
 		{hintPartialAll, refRoPE(x, pos, base, posenc.Interleaved)},
+		{hintRoPEIntDiv, partialWith(x, pos, 0, rot, one, posenc.Interleaved, true)}, // 2i/rotaryDim in integers
 	}
 	if rot < d {
-		vs = append(vs, v{hintPartialWhichDims, partialWith(x, pos, base, d-rot, rot, rot, posenc.Interleaved, true)},
-			v{hintPartialWhichDims, partialWith(x, pos, base, d-rot, rot, d, posenc.Interleaved, true)})
+		vs = append(vs, v{hintPartialWhichDims, partialWith(x, pos, d-rot, rot, own, posenc.Interleaved, true)},
+			v{hintPartialWhichDims, partialWith(x, pos, d-rot, rot, whole, posenc.Interleaved, true)})
 	}
 	return firstMatch(got, sameVec(1e-9), vs...)
 }

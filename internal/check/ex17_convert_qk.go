@@ -13,11 +13,26 @@ func init() {
 			Funcs: []string{"ConvertQKRows", "HeadScores"}, Lesson: 4, Section: "Converting checkpoints",
 			Difficulty: catalog.Medium, Uses: []int{7, 8}},
 		Blurb: "convert whole projection matrices between the two layouts, and see the scores unchanged.",
-		Hints: []string{
-			"- `ConvertQKRows`: headDim = len(w)/numHeads; in head h, new row h·headDim+i is old row h·headDim+2i " +
-				"and new row h·headDim+i+headDim/2 is old row h·headDim+2i+1. Rows move, columns stay; copy each row.",
-			"- `HeadScores`: q = wq·x (entry r = Σ_c wq[r][c]·x[c]), k = wk·y; for each head take its headDim " +
-				"slice, rotate q's to m and k's to n with exercise 7 or 8, and take the dot product.",
+		Hints: Hints{
+			Read: []Section{secConverting, secRoPELayouts},
+			Idea: []string{
+				"A Q or K projection's output is numHeads heads of headDim values each, one contiguous block per " +
+					"head. Converting a checkpoint from interleaved to half-split pairs permutes the rows inside " +
+					"each block, and leaves every attention score as it was.",
+			},
+			Formula: []string{
+				"- headDim = len(w)/numHeads. In head h, new row h·headDim+i is old row h·headDim+2i, and new " +
+					"row h·headDim+i+headDim/2 is old row h·headDim+2i+1. Rows move; columns stay.",
+				"- `HeadScores`: q = wq·x (entry r = Σ_c wq[r][c]·x[c]) and k = wk·y; head h is the block " +
+					"h·headDim … (h+1)·headDim−1 of each; its score is ⟨q_h rotated to m, k_h rotated to n⟩, in the " +
+					"layout halves selects (exercise 8) or interleaved (exercise 7).",
+			},
+			Code: []string{
+				"- Return nil unless `numHeads >= 1 && len(w)%(2*numHeads) == 0`; copy every row, " +
+					"`append([]float64(nil), w[src]...)`.",
+				"- `qh := q[h*hd : (h+1)*hd]`, then `RotateInterleaved(qh, m, 10000)` or `RotateHalves(qh, m, " +
+					"10000)`.",
+			},
 		},
 		Cases:  convertQKCases(),
 		Checks: func(cases any) *Exercise { return ConvertQK(nil, nil, cases.(ConvertQKCases)) },
@@ -34,11 +49,15 @@ var (
 	hintConvertQKColumns = newHint("convert qk/columns", secConverting,
 		"you permuted columns: a row of nn.Linear's weight is one output feature, and the rotation pairs output "+
 			"features, so it is the rows that move; the columns (the model's input dimensions) stay")
+	hintHeadsStrided = newHint("convert qk/strided heads", secConverting,
+		"the dimensions of head h are one contiguous block, rows h·headDim … (h+1)·headDim−1 (the projection's "+
+			"output reshaped to numHeads × headDim); you read them with a stride, rows h, h+numHeads, h+2·numHeads, …")
 	hintConvertQKInvalid = newHint("convert qk/invalid shape", secConverting,
 		"when numHeads < 1, or len(w) is not a multiple of 2·numHeads (each head needs an even number of rows), "+
 			"return nil")
 	hintConvertQKShares = newHint("convert qk/shares rows", Section{},
-		"your result shares rows with w, or you changed w: copy each row into the new matrix")
+		"your result shares rows with w, or you changed w (a head of 2 dimensions needs no move, but still a "+
+			"copy): copy each row into the new matrix")
 	hintHeadScoresOneHead = newHint("head scores/one head", secConverting,
 		"split the projections into numHeads heads of headDim = len(wq)/numHeads values each, and rotate and score "+
 			"each head on its own: one score per head")
@@ -94,13 +113,49 @@ func refConvertQK(w [][]float64, heads int) [][]float64 {
 
 // refHeadScores is the score of each head, the query x at m and the key y at n.
 func refHeadScores(wq, wk [][]float64, heads int, x, y []float64, m, n int, layout posenc.Layout) []float64 {
+	return headScoresWith(wq, wk, heads, x, y, m, n, layout, headOpts{})
+}
+
+// headOpts selects known wrong variants of the head scores.
+type headOpts struct {
+	strided  bool // head h's dimensions at h, h+numHeads, h+2·numHeads, …
+	unitFreq bool // θ_i = 1: 2i/d in integers
+}
+
+// headScoresWith is refHeadScores with the ideas of o.
+func headScoresWith(wq, wk [][]float64, heads int, x, y []float64, m, n int, layout posenc.Layout, o headOpts) []float64 {
 	q, k := matVec(wq, x), matVec(wk, y)
 	hd := len(q) / heads
+	head := func(v []float64, h int) []float64 {
+		if !o.strided {
+			return v[h*hd : (h+1)*hd]
+		}
+		out := make([]float64, hd)
+		for i := range out {
+			out[i] = v[h+heads*i]
+		}
+		return out
+	}
 	out := make([]float64, heads)
 	for h := range heads {
-		qh := refRoPE(q[h*hd:(h+1)*hd], m, 10000, layout)
-		kh := refRoPE(k[h*hd:(h+1)*hd], n, 10000, layout)
+		qh, kh := refRoPE(head(q, h), m, 10000, layout), refRoPE(head(k, h), n, 10000, layout)
+		if o.unitFreq {
+			one := func(int) float64 { return 1 }
+			qh, kh = rotateWith(head(q, h), m, layout, 1, one, false), rotateWith(head(k, h), n, layout, 1, one, false)
+		}
 		out[h] = dot(qh, kh)
+	}
+	return out
+}
+
+// convertRowsStrided permutes the rows of each head of w with perm, head h
+// holding rows h, h+heads, h+2·heads, … (a strided layout).
+func convertRowsStrided(w [][]float64, heads int, perm []int) [][]float64 {
+	out := make([][]float64, len(w))
+	for h := range heads {
+		for j, p := range perm {
+			out[h+heads*j] = cloneVec(w[h+heads*p])
+		}
 	}
 	return out
 }
@@ -193,7 +248,8 @@ func diagConvertQK(got [][]float64, c ConvertQKCase) *Hint {
 		{hintConvertQKColumns, transpose(convertRows(transpose(w), heads, layoutPerm(hd, posenc.Interleaved, posenc.Halves)))},
 	}
 	if heads > 1 {
-		vs = append(vs, v{hintConvertQKWhole, convertRows(w, 1, layoutPerm(len(w), posenc.Interleaved, posenc.Halves))})
+		vs = append(vs, v{hintConvertQKWhole, convertRows(w, 1, layoutPerm(len(w), posenc.Interleaved, posenc.Halves))},
+			v{hintHeadsStrided, convertRowsStrided(w, heads, layoutPerm(hd, posenc.Interleaved, posenc.Halves))})
 	}
 	return firstMatch(got, sameTable(0), vs...)
 }
@@ -212,6 +268,8 @@ func diagHeadScores(got []float64, c HeadScoresCase) *Hint {
 		vv{hintHeadScoresPositions, refHeadScores(wq, wk, heads, x, y, n, m, layout)},
 		vv{hintHeadScoresPositions, refHeadScores(wq, wk, heads, x, y, m, m, layout)},
 		vv{hintHeadScoresLayout, refHeadScores(wq, wk, heads, x, y, m, n, other)},
+		vv{hintHeadsStrided, headScoresWith(wq, wk, heads, x, y, m, n, layout, headOpts{strided: true})},
+		vv{hintRoPEIntDiv, headScoresWith(wq, wk, heads, x, y, m, n, layout, headOpts{unitFreq: true})},
 	)
 }
 

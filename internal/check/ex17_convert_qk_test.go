@@ -22,6 +22,11 @@ func mutConvertQKSuite() suite {
 		"scores_one_head":          hintHeadScoresOneHead,
 		"scores_swapped_positions": hintHeadScoresPositions,
 		"scores_layouts_swapped":   hintHeadScoresLayout,
+		"strided_heads":            hintHeadsStrided,
+		"scores_strided_heads":     hintHeadsStrided,
+		"scores_integer_exponent":  hintRoPEIntDiv,
+		"returns_w_for_heads_of_2": hintConvertQKShares,
+		"permutes_in_place":        hintConvertQKShares,
 	})
 }
 
@@ -35,7 +40,14 @@ func mutConvert(bug string) mutConvertFuncs {
 			heads = 1
 		}
 		hd := len(w) / heads
+		if bug == "returns_w_for_heads_of_2" && hd == 2 { // nothing moves
+			return w
+		}
 		out := make([][]float64, len(w))
+		row := func(h, i int) int { return h*hd + i }
+		if bug == "strided_heads" {
+			row = func(h, i int) int { return h + heads*i }
+		}
 		if bug == "permutes_columns" {
 			for r := range w {
 				out[r] = make([]float64, len(w[r]))
@@ -50,8 +62,8 @@ func mutConvert(bug string) mutConvertFuncs {
 		}
 		for h := 0; h < heads; h++ {
 			for i := 0; i < hd/2; i++ {
-				a, b := h*hd+i, h*hd+i+hd/2
-				src1, src2 := h*hd+2*i, h*hd+2*i+1
+				a, b := row(h, i), row(h, i+hd/2)
+				src1, src2 := row(h, 2*i), row(h, 2*i+1)
 				if bug == "inverse_permutation" {
 					out[src1], out[src2] = append([]float64(nil), w[a]...), append([]float64(nil), w[b]...)
 					continue
@@ -63,9 +75,16 @@ func mutConvert(bug string) mutConvertFuncs {
 				out[a], out[b] = append([]float64(nil), w[src1]...), append([]float64(nil), w[src2]...)
 			}
 		}
+		if bug == "permutes_in_place" {
+			copy(w, out)
+			return w
+		}
 		return out
 	}
 	interleaved, halves := mutRotate("interleaved", ""), mutRotate("halves", "")
+	if bug == "scores_integer_exponent" { // the learner's own rotation, 2i/d in integers
+		interleaved, halves = mutRotate("interleaved", "integer_division"), mutRotate("halves", "integer_division")
+	}
 	scores := func(wq, wk [][]float64, numHeads int, x, y []float64, m, n int, useHalves bool) []float64 {
 		project := func(w [][]float64, v []float64) []float64 {
 			out := make([]float64, len(w))
@@ -90,8 +109,18 @@ func mutConvert(bug string) mutConvertFuncs {
 		q, k := project(wq, x), project(wk, y)
 		hd := len(q) / heads
 		out := make([]float64, heads)
+		head := func(v []float64, h int) []float64 { return v[h*hd : (h+1)*hd] }
+		if bug == "scores_strided_heads" {
+			head = func(v []float64, h int) []float64 {
+				out := make([]float64, hd)
+				for i := range out {
+					out[i] = v[h+heads*i]
+				}
+				return out
+			}
+		}
 		for h := 0; h < heads; h++ {
-			qh, kh := rotate(q[h*hd:(h+1)*hd], m, 10000), rotate(k[h*hd:(h+1)*hd], n, 10000)
+			qh, kh := rotate(head(q, h), m, 10000), rotate(head(k, h), n, 10000)
 			for c := range qh {
 				out[h] += qh[c] * kh[c]
 			}

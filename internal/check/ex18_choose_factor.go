@@ -15,13 +15,25 @@ func init() {
 			Difficulty: catalog.Medium},
 		Blurb: "which pairs leave their trained range at a longer length, and the smallest NTK factor that brings " +
 			"them back.",
-		Hints: []string{
-			"- A pair never finished a turn in training when trainLen·θ_i < 2π. Those pairs are past their " +
-				"trained angles at targetLen whenever targetLen > trainLen.",
-			"- NTK with factor s divides pair i by s^(2i/(d−2)). The first such pair, i₀, is divided least, and " +
-				"needs targetLen/trainLen: s = (targetLen/trainLen)^((d−2)/(2·i₀)), in float64. Lesson 5's head (d = " +
-				"128, base 10000, 4096 → 16384) gives pairs 46 … 63 and s ≈ 6.68.",
-			"- Nothing past: 1. Pair 0 past (NTK never changes it): `math.Inf(1)`.",
+		Hints: Hints{
+			Read: []Section{secSeen, secNTKShort},
+			Idea: []string{
+				"A pair that never finished a turn in training has met only part of the circle; at a longer " +
+					"length it meets angles it never saw. NTK-aware scaling slows pair i by a factor that grows with " +
+					"i, so the smallest factor that brings all such pairs back is set by the first of them.",
+			},
+			Formula: []string{
+				"- Pair i is past its trained angles at targetLen when targetLen > trainLen and trainLen·θ_i < " +
+					"2π, with θ_i = base^(−2i/d) and pair 0 included.",
+				"- NTK with factor s divides pair i by s^(2i/(d−2)). The first such pair, i₀, is divided least, " +
+					"and needs targetLen/trainLen: s = (targetLen/trainLen)^((d−2)/(2·i₀)). Lesson 5's head (d = " +
+					"128, base 10000, 4096 → 16384) gives pairs 46 … 63 and s ≈ 6.68.",
+				"- No pair past: 1. Pair 0 past (NTK never changes it): +∞.",
+			},
+			Code: []string{
+				"- Every ratio and exponent in float64: `math.Pow(float64(targetLen)/float64(trainLen), " +
+					"float64(d-2)/float64(2*i0))`, and `math.Inf(1)` when i₀ = 0.",
+			},
 		},
 		Cases:  chooseFactorCases(),
 		Checks: func(cases any) *Exercise { return ChooseFactor(nil, nil, cases.(ChooseFactorCases)) },
@@ -40,6 +52,9 @@ var (
 	hintPastComplement = newHint("choose factor/complement", secSeen,
 		"you returned the pairs that did finish a turn: those are safe, since every angle they meet later is one they "+
 			"have met; the pairs past their trained angles are the slow ones, trainLen·θ_i < 2π")
+	hintPastFirstPair = newHint("choose factor/pair 0 skipped", secSeen,
+		"your loop starts at pair 1: pair 0 counts too. Its frequency is 1, so it never finishes a turn when "+
+			"trainLen < 2π, and is then past its trained angles like the others")
 	hintFactorIntRatio = newHint("choose factor/integer ratio", secNTKShort,
 		"targetLen/trainLen was computed with integer division: 10000/4096 is 2.44…, not 2. Convert both to float64 "+
 			"before dividing")
@@ -166,6 +181,7 @@ func chooseFactorCases() ChooseFactorCases {
 			pairs("pairs_small_head_100_to_400", 16, 10000, 100, 400),
 			pairs("pairs_same_length_nothing_past", 64, 10000, 4096, 4096),
 			pairs("pairs_shorter_input_nothing_past", 64, 10000, 4096, 1000),
+			pairs("pairs_pair_0_never_turned_base_16", 8, 16, 4, 5),
 		},
 		Factor: []NTKFactorCase{
 			factor("factor_lesson_5_is_6.68", 128, 10000, 4096, 16384),
@@ -186,7 +202,15 @@ func diagPairs(got []int, c PairsCase) *Hint {
 		all[i] = i
 	}
 	complement := slices.DeleteFunc(slices.Clone(all), func(i int) bool { return slices.Contains(c.Want, i) })
+	unitFreq := []int{} // 2i/d in integers: every θ_i is 1
+	if targetLen > trainLen && float64(trainLen) < 2*math.Pi {
+		unitFreq = all
+	}
 	switch {
+	case len(c.Want) > 0 && c.Want[0] == 0 && slices.Equal(got, c.Want[1:]):
+		return hintPastFirstPair
+	case slices.Equal(got, unitFreq) && !slices.Equal(unitFreq, c.Want):
+		return hintScaledIntDiv
 	case slices.Equal(got, refPastTrained(d, base, trainLen, targetLen, 1, trainLen, true)):
 		return hintPastTwoPi
 	case slices.Equal(got, refPastTrained(d, base, trainLen, targetLen, 2*math.Pi, targetLen, true)):

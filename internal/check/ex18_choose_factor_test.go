@@ -16,16 +16,18 @@ type mutChooseFuncs struct {
 func mutChooseFactorSuite() suite {
 	build := func(f mutChooseFuncs, c ChooseFactorCases) *Exercise { return ChooseFactor(f.past, f.factor, c) }
 	return mutSuite(18, build, mutChoose, map[string]*Hint{
-		"radians_not_turns": hintPastTwoPi,
-		"decides_at_target": hintPastTargetLen,
-		"ignores_length":    hintPastNotLonger,
-		"finished_pairs":    hintPastComplement,
-		"integer_ratio":     hintFactorIntRatio,
-		"integer_exponent":  hintFactorIntExponent,
-		"last_pair":         hintFactorExponentOne,
-		"exponent_with_d":   hintFactorExponent,
-		"zero_when_none":    hintFactorNone,
-		"skips_pair_0":      hintFactorImpossible,
+		"radians_not_turns":      hintPastTwoPi,
+		"decides_at_target":      hintPastTargetLen,
+		"ignores_length":         hintPastNotLonger,
+		"finished_pairs":         hintPastComplement,
+		"integer_ratio":          hintFactorIntRatio,
+		"integer_exponent":       hintFactorIntExponent,
+		"last_pair":              hintFactorExponentOne,
+		"exponent_with_d":        hintFactorExponent,
+		"zero_when_none":         hintFactorNone,
+		"skips_pair_0":           hintFactorImpossible,
+		"pairs_from_1":           hintPastFirstPair,
+		"pairs_integer_exponent": hintScaledIntDiv,
 	})
 }
 
@@ -35,8 +37,16 @@ func mutChoose(bug string) mutChooseFuncs {
 		if bug != "ignores_length" && targetLen <= trainLen {
 			return out
 		}
-		for i := 0; i < d/2; i++ {
-			theta := 1 / math.Pow(base, float64(2*i)/float64(d))
+		first := 0
+		if bug == "pairs_from_1" {
+			first = 1
+		}
+		for i := first; i < d/2; i++ {
+			expo := float64(2*i) / float64(d)
+			if bug == "pairs_integer_exponent" {
+				expo = float64(2 * i / d)
+			}
+			theta := 1 / math.Pow(base, expo)
 			length := trainLen
 			if bug == "decides_at_target" {
 				length = targetLen

@@ -14,12 +14,23 @@ func init() {
 			Funcs: []string{"InterpolateTable"}, Lesson: 3, Section: "No row, no position", Difficulty: catalog.Medium},
 		Blurb: "interpolate the trained rows over a longer (or shorter) table, ends aligned, as vision Transformers " +
 			"do.",
-		Hints: []string{
-			"- New row p sits at x = p·(L−1)/(newLen−1) in the old table (compute the step in float64: in " +
-				"integers it is 0 when the table grows). With newLen = 1 there is no step: the one row is row 0.",
-			"- Let lo = ⌊x⌋, hi = min(lo+1, L−1) and t = x − lo; the row is (1−t)·table[lo] + t·table[hi]. The " +
-				"last new row has x = L−1 exactly, where lo+1 is past the end.",
-			"- For L = 4 and newLen = 7 the new rows sit at 0, 0.5, 1, 1.5, 2, 2.5, 3.",
+		Hints: Hints{
+			Read: []Section{secNoRow},
+			Idea: []string{
+				"To use a learned table at another length, spread the new positions evenly over the old table, " +
+					"the first on the first row and the last on the last, and blend the two trained rows around each " +
+					"one (PyTorch's `interpolate` with `align_corners=True`).",
+			},
+			Formula: []string{
+				"- New row p sits at x = p·(L−1)/(newLen−1) in the old table; with newLen = 1 the one row is row " +
+					"0. For L = 4 and newLen = 7 the new rows sit at 0, 0.5, 1, 1.5, 2, 2.5, 3.",
+				"- With lo = ⌊x⌋, hi = min(lo+1, L−1) and t = x − lo, the row is (1−t)·table[lo] + t·table[hi].",
+			},
+			Code: []string{
+				"- `step := float64(L-1) / float64(newLen-1)`: in integers it is 0 when the table grows.",
+				"- `hi := min(lo+1, L-1)`, since the last new row has x = L−1 exactly; write every row into a " +
+					"new slice, even when newLen is L.",
+			},
 		},
 		Cases:  interpolateCases(),
 		Checks: func(cases any) *Exercise { return InterpolateTable(nil, cases.(InterpolateCases)) },
@@ -34,6 +45,10 @@ var (
 		"the first and last rows must stay where they are: new row p reads the old table at x = p·(L−1)/(newLen−1), "+
 			"so that p = newLen−1 lands exactly on the last trained row. A step of L/newLen stretches the table "+
 			"past its end")
+	hintInterpHalfPixel = newHint("interpolate/half-pixel centres", secNoRow,
+		"you placed the new rows at pixel centres, x = (p+0.5)·L/newLen − 0.5, as PyTorch's interpolate does by "+
+			"default (align_corners=False): the first and last new rows then fall inside the table instead of on its "+
+			"first and last rows. Align the ends: x = p·(L−1)/(newLen−1)")
 	hintInterpNearest = newHint("interpolate/nearest row", secNoRow,
 		"you copied the nearest trained row: between two rows, blend them linearly, (1−t)·table[i] + t·table[i+1] "+
 			"with t the fractional part of x")
@@ -45,14 +60,16 @@ var (
 	hintInterpOneRow = newHint("interpolate/one row", secNoRow,
 		"with newLen = 1 the step (L−1)/(newLen−1) divides by zero: the single new row is row 0")
 	hintInterpShares = newHint("interpolate/shares rows", Section{},
-		"your result shares rows with the table, or you changed the table: write every new row into a new slice")
+		"your result shares rows with the table, or you changed the table (returning it as it is when newLen is "+
+			"its length?): write every new row into a new slice")
 	hintInterpFallback = generic("interpolate/fallback", secNoRow,
 		"new row p sits at x = p·(L−1)/(newLen−1) of the old table: blend rows ⌊x⌋ and ⌊x⌋+1 linearly")
 )
 
 // interpolateOpts selects known wrong variants of refInterpolate.
 type interpolateOpts struct {
-	step    func(l, n int) float64 // (L−1)/(n−1) by default
+	step    func(l, n int) float64    // (L−1)/(n−1) by default
+	at      func(p, l, n int) float64 // where new row p reads, clamped to [0, L−1]; p·step by default
 	nearest bool
 	swapped bool
 }
@@ -72,6 +89,9 @@ func refInterpolate(table [][]float64, n int, o interpolateOpts) [][]float64 {
 	out := make([][]float64, n)
 	for p := range out {
 		x := float64(p) * step
+		if o.at != nil {
+			x = min(max(o.at(p, l, n), 0), float64(l-1))
+		}
 		i := min(int(math.Floor(x)), l-1)
 		j := min(i+1, l-1)
 		t := x - float64(i)
@@ -135,6 +155,12 @@ func diagInterpolate(got [][]float64, c InterpolateCase) *Hint {
 		{hintInterpWeights, refInterpolate(table, n, interpolateOpts{swapped: true})},
 		{hintInterpEnds, refInterpolate(table, n, interpolateOpts{step: func(l, n int) float64 { return float64(l) / float64(n) }})},
 		{hintInterpEnds, refInterpolate(table, n, interpolateOpts{step: func(l, n int) float64 { return float64(l-1) / float64(n) }})},
+		{hintInterpEnds, refInterpolate(table, n, interpolateOpts{at: func(p, l, n int) float64 { // from the last row back
+			return float64(l-1) - float64(n-1-p)*float64(l)/float64(n)
+		}})},
+		{hintInterpHalfPixel, refInterpolate(table, n, interpolateOpts{at: func(p, l, n int) float64 {
+			return (float64(p)+0.5)*float64(l)/float64(n) - 0.5
+		}})},
 	}
 	if h := firstMatch(got, sameTable(1e-12), vs...); h != nil {
 		return h

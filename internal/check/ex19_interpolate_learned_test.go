@@ -17,12 +17,19 @@ func mutInterpolateSuite() suite {
 		"next_row_past_the_end":   hintInterpLastRow,
 		"one_row_divides_by_zero": hintInterpOneRow,
 		"shares_rows":             hintInterpShares,
+		"same_length_returns_it":  hintInterpShares,
+		"shrinks_in_place":        hintInterpShares,
+		"half_pixel_centres":      hintInterpHalfPixel,
+		"aligned_at_the_end":      hintInterpEnds,
 	})
 }
 
 func mutInterpolate(bug string) func(table [][]float64, newLen int) [][]float64 {
 	return func(table [][]float64, newLen int) [][]float64 {
 		l := len(table)
+		if bug == "same_length_returns_it" && newLen == l { // nothing to stretch
+			return table
+		}
 		var step float64
 		switch {
 		case bug == "integer_step" && newLen > 1:
@@ -35,6 +42,13 @@ func mutInterpolate(bug string) func(table [][]float64, newLen int) [][]float64 
 		out := make([][]float64, newLen)
 		for p := range out {
 			x := float64(p) * step
+			switch bug {
+			case "half_pixel_centres": // PyTorch's align_corners=False
+				x = (float64(p)+0.5)*float64(l)/float64(newLen) - 0.5
+			case "aligned_at_the_end":
+				x = float64(l-1) - float64(newLen-1-p)*float64(l)/float64(newLen)
+			}
+			x = math.Min(math.Max(x, 0), float64(l-1))
 			lo := int(x)
 			if lo > l-1 {
 				lo = l - 1
@@ -64,6 +78,10 @@ func mutInterpolate(bug string) func(table [][]float64, newLen int) [][]float64 
 				}
 			}
 			out[p] = row
+			if bug == "shrinks_in_place" && newLen < l { // row p is read no more
+				copy(table[p], row)
+				out[p] = table[p]
+			}
 		}
 		return out
 	}

@@ -12,10 +12,21 @@ func init() {
 		Exercise: catalog.Exercise{Num: 20, Slug: "biased_attention", Title: "A position bias inside softmax attention", Test: "TestBiasedAttention",
 			Funcs: []string{"BiasedAttention"}, Lesson: 6, Section: "What it does to attention", Difficulty: catalog.Easy},
 		Blurb: "add an ALiBi or T5 bias to the logits, −Inf included.",
-		Hints: []string{
-			"- The bias joins the scaled logits: s_ij = q_i·k_j/√d + bias[i][j], then the softmax over j, then " +
-				"Σ_j w_ij·v_j.",
-			"- With the row maximum subtracted, exp(−Inf) = 0 gives a masked key weight 0, as it should.",
+		Hints: Hints{
+			Read: []Section{secALiBiAttention},
+			Idea: []string{
+				"A position bias, ALiBi's or T5's, joins the attention logits: after the √d scaling and before " +
+					"the softmax. A bias of −∞ masks a key.",
+			},
+			Formula: []string{
+				"- s_ij = q_i·k_j/√d + bias[i][j], with d = len(q[0]); then the softmax over j, with the row " +
+					"maximum subtracted; then Σ_j w_ij·v_j.",
+				"- exp(−∞) = 0 gives a masked key weight 0, as it should.",
+			},
+			Code: []string{
+				"- Exercise 1's code with the bias added after the division: `dot(q[i], " +
+					"k[j])/math.Sqrt(float64(d)) + bias[i][j]`. Leave −Inf as it is, and bias as it is.",
+			},
 		},
 		Cases:  biasedAttentionCases(),
 		Checks: func(cases any) *Exercise { return BiasedAttention(nil, cases.(BiasedAttentionCases)) },
@@ -39,7 +50,8 @@ var (
 	hintBiasNoScale = newHint("biased attention/no √d", secThreeWords,
 		"the scores q_i·k_j must still be divided by √d before the bias is added")
 	hintBiasMutates = newHint("biased attention/mutates input", Section{},
-		"your function changed one of its arguments: compute into new slices")
+		"your function changed one of its arguments (the −Inf of a causal bias replaced in place, or q scaled in "+
+			"place?): compute into new slices and leave q, k, v and bias as they were")
 	hintBiasFallback = generic("biased attention/fallback", secALiBiAttention,
 		"row i of the result is Σ_j softmax_j(q_i·k_j/√d + bias[i][j])·v_j")
 )
@@ -100,6 +112,18 @@ func biasedAttentionCases() BiasedAttentionCases {
 	}}
 }
 
+// biasScaleVariants are the answers with the scores divided by d, or by
+// the number of keys or its square root, instead of √d.
+func biasScaleVariants(q, k, v, bias [][]float64) []variant[[][]float64] {
+	var out []variant[[][]float64]
+	for _, sv := range scaleVariants(q, k, v, bias) {
+		if sv.hint != hintAttentionNoScale { // exercise 20 names that one its own way
+			out = append(out, sv)
+		}
+	}
+	return out
+}
+
 // probeFiniteBias names the idea behind a NaN answer for a bias with −Inf:
 // the learner's answer for a finite bias says which mistake it was.
 func probeFiniteBias(fn func(q, k, v, bias [][]float64) [][]float64) *Hint {
@@ -128,7 +152,12 @@ func diagBiased(got [][]float64, c BiasedCase, fn func(q, k, v, bias [][]float64
 	if len(q) == len(k) {
 		vs = append(vs, vv{hintBiasTransposed, refAttention(q, k, v, attentionOpts{bias: transpose(bias)})})
 	}
-	if h := firstMatch(got, sameTable(1e-9), vs...); h != nil {
+	if h := narrow(matchAll(got, sameTable(1e-9), append(vs, biasScaleVariants(q, k, v, bias)...)...), func() []*Hint {
+		p := attentionProbe // more keys than its width: d and the number of keys differ
+		pb := randTable(len(p.q), len(p.k), 118)
+		got := fn(cloneTable(p.q), cloneTable(p.k), cloneTable(p.v), cloneTable(pb))
+		return matchAll(got, sameTable(1e-9), biasScaleVariants(p.q, p.k, p.v, pb)...)
+	}); h != nil {
 		return h
 	}
 	// A −Inf in the bias turns several mistakes into NaN: the learner's

@@ -18,14 +18,33 @@ func mutBiasedAttentionSuite() suite {
 		"no_sqrt_d":           hintBiasNoScale,
 		"naive_exp":           hintAttentionOverflow,
 		"scales_q_inline":     hintBiasMutates,
+		"masks_in_place":      hintBiasMutates,
+		"divide_by_d":         hintAttentionByD,
+		"divide_by_keys":      hintAttentionByKeys,
+		"divide_by_sqrt_keys": hintAttentionByKeys,
 	})
 }
 
 func mutBiased(bug string) func(q, k, v, bias [][]float64) [][]float64 {
 	return func(q, k, v, bias [][]float64) [][]float64 {
 		scale := math.Sqrt(float64(len(q[0])))
-		if bug == "no_sqrt_d" {
+		switch bug {
+		case "no_sqrt_d":
 			scale = 1
+		case "divide_by_d":
+			scale = float64(len(q[0]))
+		case "divide_by_keys":
+			scale = float64(len(k))
+		case "divide_by_sqrt_keys":
+			scale = math.Sqrt(float64(len(k)))
+		case "masks_in_place": // exp(−Inf) is fine, but the learner does not trust it
+			for _, row := range bias {
+				for j := range row {
+					if math.IsInf(row[j], -1) {
+						row[j] = -1e30
+					}
+				}
+			}
 		}
 		out := make([][]float64, len(q))
 		for i := range q {

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/posenc/course/internal/catalog"
@@ -15,14 +16,27 @@ func init() {
 			Difficulty: catalog.Advanced, Uses: []int{1, 4, 7, 12, 20}},
 		Blurb: "one head over \"the dog bites the man\" with no positions, sinusoidal, RoPE or ALiBi, built from your " +
 			"earlier exercises.",
-		Hints: []string{
-			"- Project first: q_i = tokens[i]·wq (entry j = Σ_c tokens[i][c]·wq[c][j]), and likewise k and v.",
-			"- \"sinusoidal\": project `AddPositions(tokens, 0)` instead of tokens. \"rope\": rotate q_i and k_i (not " +
-				"v_i) to position i with `RotateInterleaved`. \"alibi\": `BiasedAttention(q, k, v, " +
-				"ALiBiBias([]float64{0.5}, n, false)[0])`. \"none\" and \"rope\" end with `Attention(q, k, v)`.",
-			"- Anything else: `return nil, fmt.Errorf(\"unknown encoding %q …\", encoding)`.",
-			"- Without positions the two \"the\" of \"the dog bites the man\" get the same output; with any encoding " +
-				"they do not.",
+		Hints: Hints{
+			Read: []Section{secFamilies, secAddConcat},
+			Idea: []string{
+				"The families differ only in where position enters one attention head: added to the embeddings " +
+					"(sinusoidal), turning the queries and keys (RoPE), or biasing the scores (ALiBi). Put your " +
+					"exercises 1, 4, 7, 12 and 20 together.",
+			},
+			Formula: []string{
+				"- Project first: q_i = tokens[i]·wq (entry j = Σ_c tokens[i][c]·wq[c][j]), and likewise k and " +
+					"v.",
+				"- \"sinusoidal\": project tokens·√d + PE instead of tokens. \"rope\": turn q_i and k_i (not v_i) to " +
+					"position i. \"alibi\": the symmetric bias −|i − j|/2 on the scores. \"none\": plain attention. Any " +
+					"other name is an error.",
+				"- Without positions the two \"the\" of \"the dog bites the man\" get the same output; with any " +
+					"encoding they do not.",
+			},
+			Code: []string{
+				"- `AddPositions(tokens, 0)`; `RotateInterleaved(q[i], i, 10000)`; `BiasedAttention(q, k, v, " +
+					"ALiBiBias([]float64{0.5}, n, false)[0])`; `Attention(q, k, v)`.",
+				"- `return nil, fmt.Errorf(\"unknown encoding %q …\", encoding)`.",
+			},
 		},
 		Cases:  sentenceCases(),
 		Checks: func(cases any) *Exercise { return SentenceAttention(nil, cases.(SentenceCases)) },
@@ -55,6 +69,9 @@ var (
 	hintSentenceSameWords = newHint("sentence/same word, same output", secAddConcat,
 		"without positions, attention cannot tell the two “the” apart: same embedding, same query, same output. "+
 			"Your \"none\" must add nothing that depends on the position")
+	hintSentenceMutates = newHint("sentence/mutates input", Section{},
+		"your function changed tokens or a weight matrix (scaled the embeddings by √d in place, for "+
+			"\"sinusoidal\"?): compute into new slices, so that the next call sees the sentence as it was")
 	hintSentenceFallback = generic("sentence/fallback", secFamilies,
 		"project the tokens (tokens·wq, tokens·wk, tokens·wv), then apply the encoding where it belongs: sinusoidal "+
 			"before the projections, RoPE on q and k, ALiBi on the scores")
@@ -65,6 +82,8 @@ type sentenceOpts struct {
 	peAfter, peAfterQK, peNoScale  bool
 	rotateV, rotateX, halves       bool
 	causal, slope256, leftMultiply bool
+	unitFreq                       bool                // RoPE with θ_i = 1: 2i/d in integers
+	scale                          func(d int) float64 // divides the scores; √d when nil
 }
 
 // refSentence is the reference: exercises 1, 4, 7, 12 and 20 put together.
@@ -82,10 +101,16 @@ func refSentence(tokens, wq, wk, wv [][]float64, enc string, o sentenceOpts) [][
 	if o.halves {
 		layout = posenc.Halves
 	}
+	rope := func(v []float64, pos int) []float64 {
+		if o.unitFreq {
+			return rotateWith(v, pos, layout, 1, func(int) float64 { return 1 }, false)
+		}
+		return refRoPE(v, pos, 10000, layout)
+	}
 	if enc == "rope" && o.rotateX {
 		x = cloneTable(x)
 		for i := range x {
-			x[i] = refRoPE(x[i], i, 10000, layout)
+			x[i] = rope(x[i], i)
 		}
 	}
 	project := func(w [][]float64) [][]float64 {
@@ -111,9 +136,9 @@ func refSentence(tokens, wq, wk, wv [][]float64, enc string, o sentenceOpts) [][
 	}
 	if enc == "rope" && !o.rotateX {
 		for i := range n {
-			q[i], k[i] = refRoPE(q[i], i, 10000, layout), refRoPE(k[i], i, 10000, layout)
+			q[i], k[i] = rope(q[i], i), rope(k[i], i)
 			if o.rotateV {
-				v[i] = refRoPE(v[i], i, 10000, layout)
+				v[i] = rope(v[i], i)
 			}
 		}
 	}
@@ -125,7 +150,7 @@ func refSentence(tokens, wq, wk, wv [][]float64, enc string, o sentenceOpts) [][
 		}
 		bias = refALiBiBias([]float64{slope}, n, o.causal)[0]
 	}
-	return refAttention(q, k, v, attentionOpts{bias: bias})
+	return refAttention(q, k, v, attentionOpts{bias: bias, scale: o.scale})
 }
 
 // Sentence is exercise 21's input: Words, their embeddings Tokens (both
@@ -162,7 +187,7 @@ type UnknownCase struct {
 
 // SentenceCases is exercise 21's case table.
 type SentenceCases struct {
-	Sentence  Sentence
+	Sentence  Sentence        `doc:"The input of every row: \"the dog bites the man\", both \"the\" with one embedding, and the three projections, 4×4."`
 	Encode    []EncodingCase  `doc:"SentenceAttention(Sentence.Tokens, Sentence.Wq, Sentence.Wk, Sentence.Wv, Encoding) must equal Want, to 1e-9, with no error: exercises 1, 4, 7, 12 and 20 put together."`
 	TheTwoThe []TheTwoTheCase `doc:"With each of Encodings, the outputs of the two \"the\" (words 0 and 3) must be equal when Same, and differ otherwise."`
 	Unknown   []UnknownCase   `doc:"SentenceAttention with Encoding must return a nil result and an error that names it."`
@@ -206,7 +231,12 @@ func (in Sentence) call(enc string) string {
 func diagSentence(got [][]float64, in Sentence, enc string) *Hint {
 	tokens, wq, wk, wv := in.Tokens, in.Wq, in.Wk, in.Wv
 	type v = variant[[][]float64]
-	variants := []v{{hintSentenceProjection, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{leftMultiply: true})}}
+	n := float64(len(tokens))
+	variants := []v{
+		{hintSentenceProjection, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{leftMultiply: true})},
+		{hintAttentionByKeys, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{scale: func(int) float64 { return n }})},
+		{hintAttentionByKeys, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{scale: func(int) float64 { return math.Sqrt(n) }})},
+	}
 	switch enc {
 	case "sinusoidal":
 		variants = append(variants,
@@ -217,7 +247,8 @@ func diagSentence(got [][]float64, in Sentence, enc string) *Hint {
 		variants = append(variants,
 			v{hintSentenceRotateV, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{rotateV: true})},
 			v{hintSentenceRotateX, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{rotateX: true})},
-			v{hintSentenceRoPELayout, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{halves: true})})
+			v{hintSentenceRoPELayout, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{halves: true})},
+			v{hintRoPEIntDiv, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{unitFreq: true})})
 	case "alibi":
 		variants = append(variants,
 			v{hintSentenceCausal, refSentence(tokens, wq, wk, wv, enc, sentenceOpts{causal: true})},
@@ -233,7 +264,7 @@ func diagSentence(got [][]float64, in Sentence, enc string) *Hint {
 	return nil
 }
 
-var sentenceArgs = argHints{hintAttentionMutates, hintShares}
+var sentenceArgs = argHints{hintSentenceMutates, hintShares}
 
 // encodingCheck is a check of one encoding's output.
 func encodingCheck(fn sentenceFunc, in Sentence, c EncodingCase) Check {

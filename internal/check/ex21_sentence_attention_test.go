@@ -1,6 +1,9 @@
 package check
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Learner-style implementations of exercise 21 (Attention over a sentence, with the encoding of your choice), correct when bug
 // is "" and otherwise wrong in one classic way: each must fail with the hint
@@ -22,6 +25,9 @@ func mutSentenceSuite() suite {
 		"unknown_is_no_error":            hintSentenceUnknown,
 		"unknown_with_a_result":          hintSentenceUnknown,
 		"none_adds_the_row_index":        hintSentenceSameWords,
+		"divides_by_the_number_of_words": hintAttentionByKeys,
+		"rope_integer_exponent":          hintRoPEIntDiv,
+		"scales_tokens_in_place":         hintSentenceMutates,
 	})
 }
 
@@ -29,6 +35,9 @@ func mutSentenceSuite() suite {
 // the classic mistakes of this one.
 func mutSentence(bug string) func(tokens, wq, wk, wv [][]float64, encoding string) ([][]float64, error) {
 	attention, biased := mutAttention(""), mutBiased("")
+	if bug == "divides_by_the_number_of_words" {
+		attention, biased = mutAttention("divide_by_keys"), mutBiased("divide_by_keys")
+	}
 	addPositions, sinusoidal := mutAddPositions(""), mutSinusoidal("")
 	alibi := mutALiBi("")
 	layout := "interleaved"
@@ -36,6 +45,9 @@ func mutSentence(bug string) func(tokens, wq, wk, wv [][]float64, encoding strin
 		layout = "halves"
 	}
 	rotate := mutRotate(layout, "")
+	if bug == "rope_integer_exponent" {
+		rotate = mutRotate(layout, "integer_division")
+	}
 	return func(tokens, wq, wk, wv [][]float64, encoding string) ([][]float64, error) {
 		n, d := len(tokens), len(tokens[0])
 		x := tokens
@@ -62,6 +74,13 @@ func mutSentence(bug string) func(tokens, wq, wk, wv [][]float64, encoding strin
 					}
 				}
 			case "positions_after_projections", "positions_on_queries_keys_only":
+			case "scales_tokens_in_place":
+				pe, scale := sinusoidal(0, n, d), math.Sqrt(float64(d))
+				for i := range tokens {
+					for c := range tokens[i] {
+						tokens[i][c] = tokens[i][c]*scale + pe[i][c]
+					}
+				}
 			default:
 				x = addPositions(tokens, 0)
 			}

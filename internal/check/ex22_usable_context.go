@@ -15,16 +15,25 @@ func init() {
 			Difficulty: catalog.Easy},
 		Blurb: "read a run's passkey accuracies, as the lab's results file holds them, and find the longest distance " +
 			"up to which the model retrieves reliably.",
-		Hints: []string{
-			"- Visit the measurements from the shortest distance up, whatever order they come in. Sort a slice of " +
-				"indices (`slices.SortFunc(order, …)` comparing `distances[a]` and `distances[b]`), not the " +
-				"arguments: sorting `distances` alone parts each distance from its accuracy, and sorting all three " +
-				"changes the caller's data.",
-			"- Stop at the first measurement that is undefined or below the threshold; the answer is the distance " +
-				"of the last one before it (0 if there is none). An accuracy equal to the threshold passes.",
-			"- Look at `defined[i]` before `accuracy[i]`: an undefined entry's accuracy may read anything, 1 or NaN " +
-				"included.",
-			"- A later distance that passes again does not count: the model already failed closer than that.",
+		Hints: Hints{
+			Read: []Section{secPasskey},
+			Idea: []string{
+				"The usable context is how far the model retrieves reliably with no gap: walk the measurements " +
+					"from the shortest distance up, and stop at the first that fails.",
+			},
+			Formula: []string{
+				"- Visit the measurements by increasing distance, whatever order they come in, the shortest " +
+					"included. Stop at the first that is undefined or below the threshold (an accuracy equal to the " +
+					"threshold passes); the answer is the distance of the last one before it, 0 if there is none.",
+				"- A later distance that passes again does not count: the model already failed closer than that.",
+			},
+			Code: []string{
+				"- Sort a slice of indices, `slices.SortFunc(order, func(a, b int) int { return distances[a] - " +
+					"distances[b] })`, not the arguments: sorting `distances` alone parts each distance from its " +
+					"accuracy, and sorting all three changes the caller's data.",
+				"- Look at `defined[i]` before `accuracy[i]`: an undefined entry's accuracy may read anything, 1 " +
+					"or NaN included.",
+			},
 		},
 		Cases:  usableCases(),
 		Checks: func(cases any) *Exercise { return UsableContext(nil, cases.(UsableCases)) },
@@ -61,8 +70,11 @@ var (
 	hintUsableEmpty = newHint("usable context/no measurements", secPasskey,
 		"with no measurements there is no usable context: return 0 (and do not read distances[0])")
 	hintUsableMutates = newHint("usable context/mutates", Section{},
-		"your code changed the caller's slices (sorted them in place, most likely): sort a slice of indices, or "+
-			"copies, and leave the arguments as they were")
+		"your code changed the caller's slices (sorted them in place, or zeroed the undefined accuracies?): sort a "+
+			"slice of indices, or copies, and leave the arguments as they were")
+	hintUsableSkipsFirst = newHint("usable context/shortest skipped", secPasskey,
+		"your scan starts at the second shortest distance: the shortest one is a measurement too, and when it fails "+
+			"the usable context is 0")
 	hintUsableFallback = generic("usable context/fallback", secPasskey,
 		"the usable context at threshold t is the longest measured distance D such that every measurement at a "+
 			"distance up to D is defined and has accuracy ≥ t; 0 when the shortest distance already fails")
@@ -164,6 +176,7 @@ func usableVariants(r passkeyRun, t float64) []variant[int] {
 		}
 	}
 	return []variant[int]{
+		{hintUsableSkipsFirst, scanUsable(r.dist, sorted[min(1, len(sorted)):], fails)},
 		{hintUsableStrict, scanUsable(r.dist, sorted, func(i int) bool { return !r.def[i] || !(r.acc[i] > t) })},
 		{hintUsableSkipsUndefined, scanUsable(r.dist, skipped, fails)},
 		{hintUsableIgnoresDefined, scanUsable(r.dist, sorted, func(i int) bool { return r.acc[i] < t })},

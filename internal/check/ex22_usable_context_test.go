@@ -11,16 +11,18 @@ func init() { addSuite(mutUsableSuite) }
 
 func mutUsableSuite() suite {
 	return mutSuite(22, UsableContext, mutUsable, map[string]*Hint{
-		"strict":          hintUsableStrict,
-		"skips_undefined": hintUsableSkipsUndefined,
-		"ignores_defined": hintUsableIgnoresDefined,
-		"assumes_sorted":  hintUsableGivenOrder,
-		"sorts_distances": hintUsableUnpaired,
-		"longest_passing": hintUsableNotPrefix,
-		"first_failure":   hintUsableFirstFailure,
-		"counts":          hintUsableCount,
-		"reads_first":     hintUsableEmpty,
-		"sorts_in_place":  hintUsableMutates,
+		"strict":                    hintUsableStrict,
+		"skips_undefined":           hintUsableSkipsUndefined,
+		"ignores_defined":           hintUsableIgnoresDefined,
+		"assumes_sorted":            hintUsableGivenOrder,
+		"sorts_distances":           hintUsableUnpaired,
+		"longest_passing":           hintUsableNotPrefix,
+		"first_failure":             hintUsableFirstFailure,
+		"counts":                    hintUsableCount,
+		"reads_first":               hintUsableEmpty,
+		"sorts_in_place":            hintUsableMutates,
+		"zeroes_undefined_in_place": hintUsableMutates,
+		"skips_the_shortest":        hintUsableSkipsFirst,
 	})
 }
 
@@ -41,6 +43,13 @@ func (m measurements) Swap(i, j int) {
 
 func mutUsable(bug string) func(distances []int, accuracy []float64, defined []bool, threshold float64) int {
 	return func(distances []int, accuracy []float64, defined []bool, threshold float64) int {
+		if bug == "zeroes_undefined_in_place" { // an undefined accuracy means nothing: make it fail
+			for i := range defined {
+				if !defined[i] {
+					accuracy[i] = 0
+				}
+			}
+		}
 		m := measurements{distances, accuracy, defined}
 		switch bug {
 		case "sorts_in_place":
@@ -58,7 +67,11 @@ func mutUsable(bug string) func(distances []int, accuracy []float64, defined []b
 			sort.Sort(m)
 		}
 		usable, passing := 0, 0
-		for i := range m.d {
+		first := 0
+		if bug == "skips_the_shortest" {
+			first = 1
+		}
+		for i := first; i < len(m.d); i++ {
 			ok := m.def[i] && m.a[i] >= threshold
 			switch bug {
 			case "strict":

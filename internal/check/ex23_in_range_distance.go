@@ -16,16 +16,26 @@ func init() {
 			Difficulty: catalog.Medium},
 		Blurb: "from the frequencies before and after a scaling, the longest distance at which every rotary pair " +
 			"still meets only angles it met in training; then compare it with the lab's passkey accuracies.",
-		Hints: []string{
-			"- Pair i met the angles from 0 to arc_i = trainLen·trained[i] in training. If arc_i ≥ 2π it went all the " +
-				"way round (exactly 2π included): it puts no limit on the distance. Decide this with the trained " +
-				"frequency, not the scaled one: what the pair met in training does not change at inference.",
-			"- Any other pair is at Δ·scaled[i] at distance Δ, and leaves its arc past Δ = arc_i/scaled[i]. The " +
-				"answer is the smallest of these limits: the first pair to leave its arc is where the model meets " +
-				"something new. Start from `math.Inf(1)`, which is also the answer when every pair went round.",
-			"- Keep everything in float64, without rounding: NTK at 8L on the lab's model (d = 8, base 10000, " +
-				"trainLen 64) gives 256, dynamic NTK with factor 2 at 512 gives 389.3, position interpolation by 8 " +
-				"gives 512.",
+		Hints: Hints{
+			Read: []Section{secSeen, secScaledLab},
+			Idea: []string{
+				"In training each rotary pair met the angles from 0 to trainLen times its frequency. After a " +
+					"scaling, a pair stays on angles it knows until it passes the end of that arc; the model meets " +
+					"something new at the first distance where any pair does.",
+			},
+			Formula: []string{
+				"- Pair i's trained arc is arc_i = trainLen·trained[i]. If arc_i ≥ 2π (exactly 2π included) it " +
+					"went all the way round and sets no limit: decide this with the trained frequency, not the " +
+					"scaled one.",
+				"- Any other pair leaves its arc past Δ = arc_i/scaled[i]. The answer is the smallest of these " +
+					"limits over every pair, pair 0 included, and +∞ when every pair went round.",
+				"- NTK at 8L on the lab's model (d = 8, base 10000, trainLen 64) gives 256, dynamic NTK with " +
+					"factor 2 at 512 gives 389.3, position interpolation by 8 gives 512.",
+			},
+			Code: []string{
+				"- Start from `math.Inf(1)`, loop over every pair from 0, and keep the minimum in float64, " +
+					"without rounding.",
+			},
 		},
 		Cases:  inRangeCases(),
 		Checks: func(cases any) *Exercise { return InRangeDistance(nil, cases.(InRangeCases)) },
@@ -70,7 +80,11 @@ var (
 		"the scaled frequencies decide how fast each pair turns at inference: at distance Δ pair i is at "+
 			"Δ·scaled[i], not Δ·trained[i]")
 	hintRangeMutates = newHint("in range/mutates", Section{},
-		"your code changed trained or scaled: leave the caller's slices as they were")
+		"your code changed trained or scaled (kept a ratio in it, or marked the pairs that went round?): leave the "+
+			"caller's slices as they were")
+	hintRangeFirstPair = newHint("in range/pair 0 skipped", secSeen,
+		"your loop starts at pair 1: pair 0 counts too. Its frequency is the fastest, so it usually goes all the way "+
+			"round, but not when trainLen·trained[0] < 2π, and then it can set the limit")
 	hintRangeFallback = generic("in range/fallback", secScaledLab,
 		"leave out the pairs with trainLen·trained[i] ≥ 2π; the answer is the smallest trainLen·trained[i]/scaled[i] "+
 			"over the others, and math.Inf(1) when there are none")
@@ -94,6 +108,7 @@ type rangeOpts struct {
 	round      func(float64) float64 // rounded to a whole number
 	none       float64               // the answer with no limit (+Inf)
 	unscaled   bool                  // trained in place of scaled
+	skipFirst  bool                  // the loop starts at pair 1
 }
 
 var rangeRight = rangeOpts{turn: 2 * math.Pi, pick: "min", none: math.Inf(1)}
@@ -106,6 +121,9 @@ func refRange(in rangeInput, o rangeOpts) float64 {
 		l--
 	}
 	for i, w := range in.trained {
+		if o.skipFirst && i == 0 {
+			continue
+		}
 		ws := in.scaled[i]
 		if o.unscaled {
 			ws = w
@@ -166,6 +184,7 @@ func rangeVariants(in rangeInput) []variant[float64] {
 		{hintRangeNoInf, with(func(o *rangeOpts) { o.none = -1 })},
 		{hintRangeNoInf, with(func(o *rangeOpts) { o.none = math.MaxFloat64 })},
 		{hintRangeIgnoresScaled, with(func(o *rangeOpts) { o.unscaled = true })},
+		{hintRangeFirstPair, with(func(o *rangeOpts) { o.skipFirst = true })},
 	}
 }
 
@@ -259,6 +278,7 @@ func inRangeCases() InRangeCases {
 		row("lesson_5_ntk_x4_falls_short_of_16384", llama2(posenc.NTKScaling(4))),
 		row("lesson_5_ntk_x6.68_reaches_16384", llama2(posenc.NTKScaling(math.Pow(4, 126/92.0)))),
 		row("lesson_5_yarn_x4_reaches_16384", llama2(posenc.YaRNScaling(4, 4096))),
+		row("pair_0_sets_the_limit", rangeInput{[]float64{1, 0.5}, []float64{0.5, 0.1}, 4}),
 		row("a_middle_pair_sets_the_limit", middlePair),
 		row("the_last_pair_is_not_the_farthest", lastNotFarthest),
 		row("faster_frequencies_halve_it", rangeInput{lab, []float64{2 * lab[0], 2 * lab[1], 2 * lab[2], 2 * lab[3]}, 64}),

@@ -11,21 +11,23 @@ func init() { addSuite(mutInRangeSuite) }
 
 func mutInRangeSuite() suite {
 	return mutSuite(23, InRangeDistance, mutInRange, map[string]*Hint{
-		"no_exemption":      hintRangeNoExemption,
-		"turn_with_scaled":  hintRangeTurnedScaled,
-		"strict_turn":       hintRangeStrict,
-		"one_radian":        hintRangeRadian,
-		"largest":           hintRangeMax,
-		"first_unturned":    hintRangeOnePair,
-		"last_unturned":     hintRangeOnePair,
-		"inverted":          hintRangeInverted,
-		"minus_one":         hintRangeMinusOne,
-		"rounds_down":       hintRangeRounded,
-		"rounds":            hintRangeRounded,
-		"zero_when_none":    hintRangeNoInf,
-		"maxfloat_for_none": hintRangeNoInf,
-		"unscaled_angles":   hintRangeIgnoresScaled,
-		"scales_in_place":   hintRangeMutates,
+		"no_exemption":          hintRangeNoExemption,
+		"turn_with_scaled":      hintRangeTurnedScaled,
+		"strict_turn":           hintRangeStrict,
+		"one_radian":            hintRangeRadian,
+		"largest":               hintRangeMax,
+		"first_unturned":        hintRangeOnePair,
+		"last_unturned":         hintRangeOnePair,
+		"inverted":              hintRangeInverted,
+		"minus_one":             hintRangeMinusOne,
+		"rounds_down":           hintRangeRounded,
+		"rounds":                hintRangeRounded,
+		"zero_when_none":        hintRangeNoInf,
+		"maxfloat_for_none":     hintRangeNoInf,
+		"unscaled_angles":       hintRangeIgnoresScaled,
+		"scales_in_place":       hintRangeMutates,
+		"marks_turned_in_place": hintRangeMutates,
+		"skips_pair_0":          hintRangeFirstPair,
 	})
 }
 
@@ -43,7 +45,11 @@ func mutInRange(bug string) func(trained, scaled []float64, trainLen int) float6
 		if bug == "one_radian" {
 			fullTurn = 1
 		}
-		for i := range trained {
+		first := 0
+		if bug == "skips_pair_0" {
+			first = 1
+		}
+		for i := first; i < len(trained); i++ {
 			w, ws := trained[i], scaled[i]
 			if bug == "unscaled_angles" {
 				ws = w
@@ -57,6 +63,9 @@ func mutInRange(bug string) func(trained, scaled []float64, trainLen int) float6
 				wentRound = turns > fullTurn
 			}
 			if wentRound && bug != "no_exemption" {
+				if bug == "marks_turned_in_place" {
+					scaled[i] = 0 // done with this pair
+				}
 				continue
 			}
 			l := float64(trainLen)

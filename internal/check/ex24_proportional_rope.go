@@ -14,12 +14,21 @@ func init() {
 			Funcs: []string{"ProportionalInvFreq"}, Lesson: 9, Section: secPRoPE.Title, Difficulty: catalog.Easy},
 		Blurb: "Gemma 4's global layers: full RoPE's fastest frequencies for a fraction of the pairs, frequency 0 for " +
 			"the rest.",
-		Hints: []string{
-			"- The result has one frequency per pair, headDim/2 in all, rotating or not: `make([]float64, headDim/2)` " +
-				"already holds the zeros.",
-			"- ⌊proportion·headDim/2⌋ pairs rotate: `int(math.Floor(…))`, not `math.Round`.",
-			"- Pair i rotates with base^(−2i/headDim), the whole head as the denominator, exactly as in full RoPE. " +
-				"Compute the exponent in float64.",
+		Hints: Hints{
+			Read: []Section{secPRoPE},
+			Idea: []string{
+				"p-RoPE rotates only the fastest fraction of a head's pairs, with exactly the frequencies full RoPE " +
+					"gives them, and stops the rest: their frequency is 0, so they carry no position at all.",
+			},
+			Formula: []string{
+				"- headDim/2 frequencies in all: base^(−2i/headDim) for i < ⌊proportion·headDim/2⌋, 0 for the " +
+					"other pairs. The denominator is the whole head, not the rotating width.",
+				"- Gemma 4's global layers: headDim 512, proportion 0.25, base 10⁶: 64 of 256 pairs rotate.",
+			},
+			Code: []string{
+				"- `make([]float64, headDim/2)` already holds the zeros; `int(math.Floor(…))`, not `math.Round`; the " +
+					"exponent in float64.",
+			},
 		},
 		Cases:  proportionalCases(),
 		Checks: func(cases any) *Exercise { return ProportionalRoPE(nil, cases.(ProportionalRoPECases)) },

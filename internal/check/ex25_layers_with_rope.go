@@ -15,12 +15,19 @@ func init() {
 		Exercise: catalog.Exercise{Num: 25, Slug: "layers_with_rope", Title: "Which layers rotate", Test: "TestLayersWithRoPE",
 			Funcs: []string{"LayersWithRoPE"}, Lesson: 9, Section: secNoPE.Title, Difficulty: catalog.Easy},
 		Blurb: "read layer_types and no_rope_layers as transformers does, for Llama 4, SmolLM3, Cohere 2 and Qwen3.5.",
-		Hints: []string{
-			"- Despite its name, `no_rope_layers[i]` is 1 where layer i *uses* RoPE and 0 where it does not " +
-				"(Llama 4's every fourth layer, SmolLM3's 3:1).",
-			"- A `linear_attention` layer (Qwen3.5's Gated DeltaNet) has no rotary embedding at all.",
-			"- Cohere 2 rotates only its `sliding_attention` layers; that rule is Cohere 2's (model_type " +
-				"\"cohere2\"), not every model's: Gemma 3's full-attention layers rotate.",
+		Hints: Hints{
+			Read: []Section{secNoPE},
+			Idea: []string{
+				"Some layers of today's models have no position encoding at all: a causal decoder's mask already " +
+					"gives each position a different number of keys. The config says which, in three ways.",
+			},
+			Formula: []string{
+				"- Despite its name, `no_rope_layers[i]` is 1 where layer i *uses* RoPE and 0 where it does not " +
+					"(Llama 4's every fourth layer, SmolLM3's 3:1).",
+				"- A `linear_attention` layer (Qwen3.5's Gated DeltaNet) has no rotary embedding at all.",
+				"- Cohere 2 rotates only its `sliding_attention` layers; that rule is Cohere 2's (model_type " +
+					"\"cohere2\"), not every model's: Gemma 3's full-attention layers rotate.",
+			},
 		},
 		Cases:  layersWithRoPECases(),
 		Checks: func(cases any) *Exercise { return LayersWithRoPE(nil, cases.(LayersWithRoPECases)) },

@@ -15,12 +15,21 @@ func init() {
 		Exercise: catalog.Exercise{Num: 26, Slug: "longrope", Title: "LongRoPE's switch", Test: "TestLongRoPE",
 			Funcs: []string{"LongRoPEInvFreq"}, Lesson: 9, Section: secShipped.Title, Difficulty: catalog.Medium},
 		Blurb: "Phi-3.5's per-pair factors, short up to the trained length and long past it, and its attention factor.",
-		Hints: []string{
-			"- The long factors apply once the sequence is *longer* than originalLen: `seqLen > originalLen`. A " +
-				"sequence of exactly originalLen tokens still uses the short ones.",
-			"- λ_i divides the frequency: ω_i = 1/(λ_i·base^(2i/headDim)). LongRoPE's factors stretch wavelengths.",
-			"- The attention factor is √(1 + ln(factor)/ln(originalLen)), natural logarithms, and exactly 1 when " +
-				"factor ≤ 1. It is not YaRN's 0.1·ln(factor) + 1.",
+		Hints: Hints{
+			Read: []Section{secShipped},
+			Idea: []string{
+				"LongRoPE divides each pair's frequency by its own searched factor: one list while the sequence fits " +
+					"the trained length, another once it is longer; and it scales cos and sin at every length.",
+			},
+			Formula: []string{
+				"- ω_i = 1/(λ_i·base^(2i/headDim)), λ = short while seqLen ≤ originalLen, long when seqLen > " +
+					"originalLen: a sequence of exactly originalLen tokens still uses the short factors.",
+				"- The attention factor is √(1 + ln(factor)/ln(originalLen)), natural logarithms, and exactly 1 when " +
+					"factor ≤ 1; not YaRN's 0.1·ln(factor) + 1. Phi-3.5: factor 32, originalLen 4096: √(17/12) ≈ 1.1902.",
+			},
+			Code: []string{
+				"- Build the frequencies in a new slice; never scale short or long in place.",
+			},
 		},
 		Cases:  longRoPECases(),
 		Checks: func(cases any) *Exercise { return LongRoPE(nil, cases.(LongRoPECases)) },

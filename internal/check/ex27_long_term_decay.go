@@ -13,11 +13,17 @@ func init() {
 		Exercise: catalog.Exercise{Num: 27, Slug: "long_term_decay", Title: "Is the base large enough?", Test: "TestLongTermDecay",
 			Funcs: []string{"KeepsLongTermDecay"}, Lesson: 9, Section: secBase.Title, Difficulty: catalog.Medium},
 		Blurb: "Men et al.'s long-term decay: does B(m) = Σ cos(m·ω_i) stay non-negative over the whole context?",
-		Hints: []string{
-			"- Check every distance m from 0 to contextLen, contextLen included: B(m) dips below zero and can come " +
-				"back up, so looking at the last distance alone is not enough.",
-			"- The sum runs over the headDim/2 pairs, ω_i = base^(−2i/headDim), in float64, with cosines: B(0) = " +
-				"headDim/2.",
+		Hints: Hints{
+			Read: []Section{secBase},
+			Idea: []string{
+				"A query should stay more aligned with a similar key than with a random one at every distance of " +
+					"the context; for random vectors that margin is B(m), which falls with m, and sooner for a small base.",
+			},
+			Formula: []string{
+				"- B(m) = Σ_i cos(m·ω_i) over the headDim/2 pairs, ω_i = base^(−2i/headDim); B(0) = headDim/2.",
+				"- Check every distance m from 0 to contextLen, contextLen included: B(m) dips below zero and can " +
+					"come back up, so the last distance alone is not enough.",
+			},
 		},
 		Cases:  decayCases(),
 		Checks: func(cases any) *Exercise { return LongTermDecay(nil, cases.(LongTermDecayCases)) },

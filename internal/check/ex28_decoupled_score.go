@@ -13,13 +13,20 @@ func init() {
 		Exercise: catalog.Exercise{Num: 28, Slug: "decoupled_score", Title: "DeepSeek's decoupled score", Test: "TestDecoupledScore",
 			Funcs: []string{"DecoupledScore"}, Lesson: 9, Section: secDecoupled.Title, Difficulty: catalog.Medium},
 		Blurb: "multi-head latent attention's logit: a position-free part plus a rotary part, each a dot product.",
-		Hints: []string{
-			"- Two dot products, added: qNope·kNope as they are, and the rotary parts after rotating the query's " +
-				"to m and the key's to n.",
-			"- Rotate in the interleaved layout, pairs (2i, 2i+1), with ω_i = base^(−2i/d) and d = len(qRope), " +
-				"the rotary part's own size.",
-			"- ⟨R(m)q, R(n)k⟩ = ⟨R(m−n)q, k⟩: you may rotate the query alone, by m − n. Rotate copies, never the " +
-				"arguments.",
+		Hints: Hints{
+			Read: []Section{secDecoupled},
+			Idea: []string{
+				"MLA keeps RoPE apart: each head is a position-free part, made from the cached latent, and a small " +
+					"rotary part; the score adds the two dot products, and only the rotary one carries the distance.",
+			},
+			Formula: []string{
+				"- qNope·kNope + ⟨R(m)·qRope, R(n)·kRope⟩, interleaved pairs (2i, 2i+1), ω_i = base^(−2i/d) with " +
+					"d = len(qRope), the rotary part's own size.",
+				"- ⟨R(m)q, R(n)k⟩ = ⟨R(m−n)q, k⟩: you may rotate the query alone, by m − n.",
+			},
+			Code: []string{
+				"- Rotate copies (or compute each rotated pair into local variables), never the arguments.",
+			},
 		},
 		Cases:  decoupledCases(),
 		Checks: func(cases any) *Exercise { return DecoupledScore(nil, cases.(DecoupledScoreCases)) },

@@ -203,17 +203,27 @@ func panicResult(c Check, v any) Result {
 		site = fmt.Sprintf("%s/%s:%d", catalog.Dir, filepath.Base(f.File), f.Line)
 		fmt.Fprintf(&b, "\n    at %s in %s", site, funcName(f.Function))
 	}
-	var h *Hint
-	if c.PanicDiag != nil {
-		h = c.PanicDiag(fmt.Sprint(v))
-	}
-	h = orElse(orElse(h, c.PanicHint), hintPanic)
+	h := orElse(orElse(panicDiag(c, fmt.Sprint(v)), c.PanicHint), hintPanic)
 	r := Result{Check: c, Kind: Panic, Failure: fail(h, b.String())}
 	if hit, ok := exerciseFunction(frames); ok {
 		hit.failure = fmt.Sprintf("panicked: %v (at %s)", v, site)
 		r.Stub = hit
 	}
 	return r
+}
+
+// panicDiag is c.PanicDiag's hint for a panic message, nil when it has
+// none or panics itself (a diagnosis may call the learner's code again).
+func panicDiag(c Check, msg string) (h *Hint) {
+	if c.PanicDiag == nil {
+		return nil
+	}
+	defer func() {
+		if recover() != nil {
+			h = nil
+		}
+	}()
+	return c.PanicDiag(msg)
 }
 
 // exerciseFunction returns the outermost frame of a panicking stack that is

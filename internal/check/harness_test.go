@@ -184,6 +184,11 @@ func TestSectionsExist(t *testing.T) {
 		if !has(Section{e.Lesson, e.Section}) {
 			t.Errorf("exercise %02d cites lesson %d, “%s”, which is not one of its headings", e.Num, e.Lesson, e.Section)
 		}
+		for _, s := range e.Hints.Read {
+			if !has(s) {
+				t.Errorf("exercise %02d's hints cite %s, which is not a heading of lesson %d", e.Num, s, s.Lesson)
+			}
+		}
 	}
 }
 

@@ -21,10 +21,10 @@ type Entry struct {
 	// after the linked title: what the learner builds, in a few words
 	// (Markdown, one line).
 	Blurb string
-	// Hints are the lines of the exercise's folded hints in
-	// exercises/README.md (Markdown, one string a line): the steps the
-	// stub's comment leaves out on purpose.
-	Hints []string
+	// Hints are the exercise's folded hints in exercises/README.md: the
+	// steps the stub's comment leaves out on purpose, in layers a learner
+	// opens one at a time, so that the code comes last.
+	Hints Hints
 	// Cases is the exercise's case table: a struct whose fields are slices
 	// of rows, each row a check's inputs and its expected value (or the
 	// property it checks). gen prints it into the learner's test file, whose
@@ -34,6 +34,17 @@ type Entry struct {
 	// learner's functions (nil for each), for listing them; they must not be
 	// run.
 	Checks func(cases any) *Exercise
+}
+
+// Hints are an exercise's folded hints, in three layers: where to look in
+// the lesson and the idea to use, then the formula, then (for most
+// exercises) the code. Each is Markdown, one block (a paragraph or a list
+// item) a string.
+type Hints struct {
+	Read    []Section // the lesson sections to read, named first
+	Idea    []string  // the idea, in words, without a formula
+	Formula []string  // the formula, and the values to check it with
+	Code    []string  // the Go that is easy to get wrong; nil for none
 }
 
 // entries holds the registered exercises, by number.
@@ -48,7 +59,7 @@ func registerExercise(e Entry) {
 		panic(fmt.Sprintf("check: exercise %d (%s) lacks its number, slug, title, test, functions, lesson or section", e.Num, e.Slug))
 	case e.Difficulty.Points() == 0:
 		panic(fmt.Sprintf("check: exercise %d has no known difficulty (%q)", e.Num, e.Difficulty))
-	case e.Blurb == "" || len(e.Hints) == 0 || e.Cases == nil || e.Checks == nil:
+	case e.Blurb == "" || len(e.Hints.Read) == 0 || len(e.Hints.Idea) == 0 || len(e.Hints.Formula) == 0 || e.Cases == nil || e.Checks == nil:
 		panic(fmt.Sprintf("check: exercise %d lacks its blurb, hints, cases or checks", e.Num))
 	}
 	if old, ok := entries[e.Num]; ok {

@@ -247,7 +247,10 @@ func table(entries []check.Entry) string {
 	return b.String()
 }
 
-// hintsSection returns the README's folded hints, by lesson.
+// hintsSection returns the README's folded hints, by lesson: under each
+// exercise's fold, one fold for each layer of its hints (where to look and
+// the idea, the formula, the code), so that opening the first does not give
+// away the last.
 func hintsSection(entries []check.Entry) string {
 	var b strings.Builder
 	for _, l := range catalog.Lessons {
@@ -260,11 +263,44 @@ func hintsSection(entries []check.Entry) string {
 				fmt.Fprintf(&b, "\n### Lesson %d · %s\n", l.Num, l.Title)
 				first = false
 			}
-			fmt.Fprintf(&b, "\n<details>\n<summary><b>%02d · %s</b></summary>\n\n%s</details>\n", e.Num, e.Title, markdownBlocks(e.Hints, 113))
+			fmt.Fprintf(&b, "\n<details>\n<summary><b>%02d · %s</b></summary>\n", e.Num, e.Title)
+			layers := []struct {
+				title  string
+				blocks []string
+			}{
+				{"1 · Where to look, and the idea", append([]string{readLine(e.Hints.Read)}, e.Hints.Idea...)},
+				{"2 · The formula", e.Hints.Formula},
+				{"3 · The code", e.Hints.Code},
+			}
+			for _, layer := range layers {
+				if len(layer.blocks) > 0 {
+					fmt.Fprintf(&b, "\n<details>\n<summary>%s</summary>\n\n%s</details>\n", layer.title, markdownBlocks(layer.blocks, 113))
+				}
+			}
+			b.WriteString("</details>\n")
 		}
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// readLine names the lesson sections to read: "Read lesson 4, “Rotating a
+// pair” and “The frequencies”."
+func readLine(sections []check.Section) string {
+	var parts []string
+	for i, sec := range sections {
+		title := "“" + sec.Title + "”"
+		if i == 0 || sections[i-1].Lesson != sec.Lesson {
+			title = fmt.Sprintf("lesson %d, %s", sec.Lesson, title)
+		}
+		parts = append(parts, title)
+	}
+	switch len(parts) {
+	case 1:
+		return "Read " + parts[0] + "."
+	default:
+		return "Read " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1] + "."
+	}
 }
 
 // listItem matches the start of a Markdown list item and captures its
