@@ -67,19 +67,13 @@ func refDecoupled(qN, kN, qR, kR []float64, base float64, m, n int) float64 {
 }
 
 // rotateDec rotates v to pos over pairs laid out by halves or interleaved,
-// with frequencies base^(−2i/den).
+// with frequencies base^(−2i/den) (rotateWith, exercise 7's helper).
 func rotateDec(v []float64, pos int, base float64, den int, halves bool) []float64 {
-	out := cloneVec(v)
-	h := len(v) / 2
-	for i := range h {
-		a, b := 2*i, 2*i+1
-		if halves {
-			a, b = i, i+h
-		}
-		s, c := math.Sincos(float64(pos) * math.Pow(base, -float64(2*i)/float64(den)))
-		out[a], out[b] = v[a]*c-v[b]*s, v[a]*s+v[b]*c
+	layout := posenc.Interleaved
+	if halves {
+		layout = posenc.Halves
 	}
-	return out
+	return rotateWith(v, pos, layout, 1, func(i int) float64 { return math.Pow(base, -float64(2*i)/float64(den)) }, false)
 }
 
 func diagDecoupled(got float64, c DecoupledCase) *Hint {
