@@ -95,7 +95,7 @@ func TestBadFlags(t *testing.T) {
 		{"-nope"},
 		{"extra"},
 		{"-verify", "--json"},
-		{"-lesson", "9"},
+		{"-lesson", "99"},
 		{"-lesson", "two"},
 		{"-dir", t.TempDir()},
 	} {

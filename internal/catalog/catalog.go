@@ -52,6 +52,7 @@ var Lessons = []Lesson{
 	{6, "ALiBi"},
 	{7, "T5 relative bias"},
 	{8, "The length-extrapolation lab"},
+	{9, "Today's models"},
 }
 
 // LessonTitle returns lesson n's short title, or "" when there is none.
