@@ -14,7 +14,7 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results site
+.PHONY: help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results golden golden-check site
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -96,3 +96,9 @@ xla: ## download and install XLA's PJRT CPU plugin (pinned, sha256-checked, its 
 
 xla-test: ## graph tests and notebooks on xla:cpu (XLA_PLUGIN_DIR, else a pinned test plugin from the package index)
 	@scripts/xla-test.sh
+
+golden: ## HF transformers' own RoPE values for lesson 9's fixtures into pkg/posenc/modelconfigs (hash-locked transformers + torch, ~3 GB once; not part of make test)
+	@scripts/golden/run.sh
+
+golden-check: ## prove that the committed fixtures and golden.json reproduce with the pinned transformers (installs as make golden does)
+	@scripts/golden/run.sh --check

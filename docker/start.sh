@@ -6,8 +6,8 @@
 # container. A new named volume starts with the image's copy; an empty bind
 # mount (your own folder) does not, so the image's copy is put there first.
 # When a newer image starts on an older volume, what the learner does not
-# write follows the image: exercises/internal/ (the checks) is replaced, the
-# generated exercises/*_test.go, README.md and doc.go are updated (an
+# write follows the image: exercises/internal/ is replaced, the generated
+# exercises/*_test.go (the case tables), README.md and doc.go are updated (an
 # edited one is kept beside as NAME.mine), and exercises or notebooks the
 # volume lacks are added. The learner's own files (exercises/NN_*.go, the
 # notebooks they have, anything they added) are never overwritten.

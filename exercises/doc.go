@@ -10,10 +10,15 @@
 //	go run ./cmd/grade                    # a score per exercise, with the first hint in full
 //	go run ./cmd/grade -lesson 2          # one lesson's exercises
 //
-// Each NN_slug_test.go lists the checks its exercise runs. The tests tell you
-// what they called, where your answer first differs from the expected one,
-// and, when your answer matches a classic mistake, which idea it missed.
+// Each NN_slug_test.go holds the case table its exercise runs: the inputs
+// and the expected answer of each check. The tests tell you what they
+// called, where your answer first differs from the expected one, and, when
+// your answer matches a classic mistake, which idea it missed.
 // exercises/README.md lists the exercises with folded hints, and solutions/
 // holds one worked solution per exercise. The checks themselves live in
-// exercises/internal: name your own helpers as you like.
+// internal/check: name your own helpers as you like.
 package exercises
+
+// The test files, exercises/README.md's table and hints, and each lesson's
+// list of exercises are generated from internal/check's entries.
+//go:generate go run ./internal/gen

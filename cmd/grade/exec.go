@@ -1,22 +1,20 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/posenc/course/internal/catalog"
+	"github.com/posenc/course/internal/check"
 )
 
 // exerciseTimeout bounds one exercise's process. The checks time out after
@@ -64,7 +62,7 @@ func runOne(binary, dir, report string, e catalog.Exercise) Result {
 	if err != nil && !errors.As(err, &exitErr) && ctx.Err() == nil {
 		return Result{Status: catalog.StatusNotGraded, Summary: "the exercise's test could not be started: " + err.Error()}
 	}
-	records, rerr := readReport(report)
+	records, rerr := check.ReadReport(report)
 	if rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
 		return Result{Status: catalog.StatusNotGraded, Summary: "the exercise's report could not be read: " + rerr.Error()}
 	}
@@ -82,90 +80,10 @@ func runOne(binary, dir, report string, e catalog.Exercise) Result {
 		return Result{Status: last.Status, Checks: last.Checks, ChecksPassed: last.Passed, Summary: last.Summary, Messages: last.Messages}
 	}
 	if ctx.Err() != nil {
-		return Result{Status: catalog.StatusTimeout, Summary: fmt.Sprintf("%s did not finish within %v and was stopped", during(lastCall, e), exerciseTimeout)}
+		return Result{Status: catalog.StatusTimeout, Summary: fmt.Sprintf("%s did not finish within %v and was stopped", check.During(lastCall, e), exerciseTimeout)}
 	}
 	if err == nil && len(records) == 0 {
 		return Result{Status: catalog.StatusNotGraded, Summary: "the test " + e.Test + " did not run"}
 	}
-	return Result{Status: catalog.StatusCrash, Summary: crashMessage(out.String(), err, during(lastCall, e)), Messages: strings.TrimSpace(out.String())}
-}
-
-// during names the call that was running.
-func during(call string, e catalog.Exercise) string {
-	if call == "" {
-		return "the test of " + e.FuncList()
-	}
-	return call
-}
-
-// readReport reads the records an exercise test wrote.
-func readReport(path string) ([]catalog.Record, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var out []catalog.Record
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var r catalog.Record
-		if json.Unmarshal(sc.Bytes(), &r) == nil { // a line cut short by a crash is skipped
-			out = append(out, r)
-		}
-	}
-	return out, sc.Err()
-}
-
-// Patterns in the output of a test binary that died.
-var (
-	panicLine = regexp.MustCompile(`(?m)^panic: (.*)$`)
-	fatalLine = regexp.MustCompile(`(?m)^fatal error: (.*)$`)
-	siteLine  = regexp.MustCompile(`(?m)^\s+(\S*exercises/\d\d_\w+\.go):(\d+)`)
-)
-
-// crashMessage says, in a learner's words, why the process of an exercise
-// died while running call.
-func crashMessage(out string, err error, call string) string {
-	site := ""
-	if m := siteLine.FindStringSubmatch(out); m != nil {
-		site = fmt.Sprintf(" (at %s/%s:%s)", catalog.Dir, filepath.Base(m[1]), m[2])
-	}
-	switch {
-	case strings.Contains(out, "unexpected call to os.Exit(0) during test"):
-		return fmt.Sprintf("your code called os.Exit(0) while running %s%s: return a value instead of ending the program", call, site)
-	case strings.Contains(out, "goroutine stack exceeds") || strings.Contains(out, "fatal error: stack overflow"):
-		return fmt.Sprintf("your code ran out of stack while running %s%s: a function that calls itself without end?", call, site)
-	case strings.Contains(out, "all goroutines are asleep - deadlock"):
-		return fmt.Sprintf("your code blocked forever while running %s%s (every goroutine waits: a deadlock)", call, site)
-	case strings.Contains(out, "out of memory"):
-		return fmt.Sprintf("your code ran out of memory while running %s%s", call, site)
-	case panicLine.MatchString(out):
-		m := panicLine.FindStringSubmatch(out)
-		return fmt.Sprintf("your code panicked in a goroutine of its own while running %s: %s%s; the checks can only catch panics in "+
-			"the goroutine that calls your function", call, strings.TrimSuffix(m[1], " [recovered]"), site)
-	case fatalLine.MatchString(out):
-		return fmt.Sprintf("the Go runtime stopped your code while running %s: %s%s", call, fatalLine.FindStringSubmatch(out)[1], site)
-	}
-	code := -1
-	var exitErr *exec.ExitError
-	if errors.As(err, &exitErr) {
-		code = exitErr.ExitCode()
-	}
-	msg := fmt.Sprintf("your code called os.Exit(%d) (or log.Fatal, which calls it) while running %s: return a value, or an error, instead of ending the program", code, call)
-	if last := lastLine(out); last != "" {
-		msg += fmt.Sprintf("; its last words: %q", last)
-	}
-	return msg
-}
-
-// lastLine returns the last line of out that is not go test's own.
-func lastLine(out string) string {
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		l := strings.TrimSpace(lines[i])
-		if l != "" && !strings.HasPrefix(l, "=== ") && !strings.HasPrefix(l, "--- ") && l != "PASS" && l != "FAIL" {
-			return l
-		}
-	}
-	return ""
+	return Result{Status: catalog.StatusCrash, Summary: check.CrashMessage(out.String(), err, check.During(lastCall, e)), Messages: strings.TrimSpace(out.String())}
 }

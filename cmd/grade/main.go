@@ -24,15 +24,18 @@
 // a red "exit status 1" under it.
 //
 // With -verify it checks the exercises themselves, without touching the
-// working tree: the catalog, stubs, solutions and generated files agree;
-// the feedback's own tests pass (go test ./exercises/internal/...); every
-// untouched stub is graded "not implemented"; every solution passes when it
-// stands in for its stub, with half of the others left as stubs (so that it
-// passes alone, or says which exercise it waits for); a file that does not
-// compile, one that calls os.Exit, one that panics in a goroutine and one
-// that recurses without end each cost only their own exercise; and a new
-// user who copies solutions/*.go over exercises/ in a fresh copy of the
-// repository gets full marks.
+// working tree: the registry, stubs, solutions and generated files agree;
+// the feedback's own tests pass (go test ./internal/check
+// ./exercises/internal/...); every untouched stub is graded "not
+// implemented"; every solution passes when it stands in for its stub, with
+// half of the others left as stubs (so that it passes alone, or says which
+// exercise it waits for); a file that does not compile, one that calls
+// os.Exit, one that panics in a goroutine and one that recurses without end
+// each cost only their own exercise; go test -run naming one row calls the
+// learner's code on that row alone; an exercise that calls one that calls
+// os.Exit names it and waits for it; and a new user who copies
+// solutions/*.go over exercises/ in a fresh copy of the repository gets
+// full marks.
 package main
 
 import (
@@ -44,6 +47,7 @@ import (
 	"path/filepath"
 
 	"github.com/posenc/course/internal/catalog"
+	"github.com/posenc/course/internal/check"
 	"github.com/posenc/course/internal/cli"
 )
 
@@ -108,7 +112,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if o.verify {
 		return verify(root, stdout, stderr)
 	}
-	list := catalog.Exercises
+	list := check.Exercises()
 	if o.lesson != 0 {
 		list = lessonExercises(o.lesson)
 	}
@@ -147,7 +151,7 @@ const notebookEnv = "GONB_DIR"
 // lessonExercises returns lesson n's exercises.
 func lessonExercises(n int) []catalog.Exercise {
 	var out []catalog.Exercise
-	for _, e := range catalog.Exercises {
+	for _, e := range check.Exercises() {
 		if e.Lesson == n {
 			out = append(out, e)
 		}
@@ -168,7 +172,7 @@ func gradeDir(root string, replace map[string]string, list []catalog.Exercise) (
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	b, err := cachedBuild(root, tmp, replace)
+	b, err := build(root, tmp, replace)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/posenc/course/internal/catalog"
+	"github.com/posenc/course/internal/check"
 	"github.com/posenc/course/internal/cli"
 )
 
@@ -36,11 +38,13 @@ func verify(root string, stdout, stderr io.Writer) int {
 	}
 	v := &verifier{root: root, out: stdout}
 	v.step("catalog, stubs and solutions agree", v.checkFiles)
-	v.step("the feedback's own tests pass (go test ./exercises/internal/...)", v.checkFeedback)
+	v.step("the feedback's own tests pass (go test ./internal/check ./exercises/internal/...)", v.checkFeedback)
 	v.step("untouched stubs are graded \"not implemented\"", v.checkStubs)
 	v.step("odd-numbered solutions pass over the stubs, even stubs still fail", func() (string, error) { return v.checkHalf(1) })
 	v.step("even-numbered solutions pass over the stubs, odd stubs still fail", func() (string, error) { return v.checkHalf(0) })
 	v.step("a broken file, os.Exit, a panic in a goroutine and endless recursion each cost only their exercise", v.checkIsolation)
+	v.step("go test -run 'Test/row' calls the learner's code on that row alone", v.checkRunFilter)
+	v.step("an exercise that calls a crashing one names it and waits for it, in go test and in the grader", v.checkDependentCrash)
 	v.step("a new user copying solutions/*.go over exercises/ gets full marks", v.checkNewUser)
 	v.step("the working tree is unchanged", func() (string, error) {
 		after, err := treeHash(root, catalog.Dir, "solutions")
@@ -52,7 +56,7 @@ func verify(root string, stdout, stderr io.Writer) int {
 		}
 		return "", nil
 	})
-	list := catalog.Exercises
+	list := check.Exercises()
 	if v.failed > 0 {
 		fmt.Fprintf(stdout, "verify: FAIL (%d of %d checks failed, %.1fs)\n", v.failed, v.steps, time.Since(start).Seconds())
 		return 1
@@ -105,7 +109,7 @@ var numbered = regexp.MustCompile(`^(\d\d)_[a-z0-9_]+\.go$`)
 func (v *verifier) checkFiles() (string, error) {
 	var p problems
 	known := map[string]bool{"README.md": true, "doc.go": true, "internal": true}
-	for _, e := range catalog.Exercises {
+	for _, e := range check.Exercises() {
 		known[e.File()], known[e.TestFile()] = true, true
 		stub := v.read(&p, catalog.Dir, e.File())
 		if stub != "" {
@@ -146,7 +150,7 @@ func (v *verifier) checkFiles() (string, error) {
 			}
 		}
 	}
-	return fmt.Sprintf("%d exercises, %d points", len(catalog.Exercises), catalog.MaxPoints(catalog.Exercises)), p.err()
+	return fmt.Sprintf("%d exercises, %d points", len(check.Exercises()), catalog.MaxPoints(check.Exercises())), p.err()
 }
 
 // read returns a file's text, recording a problem when it cannot.
@@ -172,14 +176,15 @@ func (v *verifier) checkPackage(p *problems, name, src string) {
 	}
 }
 
-// checkFeedback runs the tests of exercises/internal/...: the feedback's
-// own tests, the harness's, and the freshness of the generated files.
+// checkFeedback runs the tests of internal/check and exercises/internal/...:
+// the feedback's own tests, the harness's, and the freshness of the
+// generated files.
 func (v *verifier) checkFeedback() (string, error) {
-	cmd := exec.Command(goCommand(), "test", "-count=1", "./"+catalog.Dir+"/internal/...")
+	cmd := exec.Command(goCommand(), "test", "-count=1", "./internal/check", "./"+catalog.Dir+"/internal/...")
 	cmd.Dir = v.root
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return "", fmt.Errorf("go test ./exercises/internal/... failed:\n%s", strings.TrimSpace(string(out)))
+		return "", fmt.Errorf("go test ./internal/check ./exercises/internal/... failed:\n%s", strings.TrimSpace(string(out)))
 	}
 	return "", nil
 }
@@ -188,7 +193,7 @@ func (v *verifier) checkFeedback() (string, error) {
 // place of its stub.
 func (v *verifier) overlayFor(solved func(catalog.Exercise) bool) map[string]string {
 	replace := map[string]string{}
-	for _, e := range catalog.Exercises {
+	for _, e := range check.Exercises() {
 		if solved(e) {
 			replace[filepath.Join(v.root, catalog.Dir, e.File())] = filepath.Join(v.root, "solutions", e.File())
 		}
@@ -198,7 +203,7 @@ func (v *verifier) overlayFor(solved func(catalog.Exercise) bool) map[string]str
 
 // grade grades the working tree with replace as overlay.
 func (v *verifier) grade(replace map[string]string) (*Report, error) {
-	return gradeDir(v.root, replace, catalog.Exercises)
+	return gradeDir(v.root, replace, check.Exercises())
 }
 
 // checkRun checks a report where the exercises solved says carry their
@@ -210,11 +215,11 @@ func checkRun(rep *Report, solved func(catalog.Exercise) bool) error {
 		p.addf("the exercises do not compile:\n%s%s", rep.BuildOutput, rep.CompileErrors)
 		return p.err()
 	}
-	for i, e := range catalog.Exercises {
+	for i, e := range check.Exercises() {
 		r := rep.Exercises[i]
 		var waitsFor []int
 		for _, u := range e.Uses {
-			if ue, _ := catalog.ByNum(u); !solved(ue) {
+			if ue, _ := check.ByNum(u); !solved(ue) {
 				waitsFor = append(waitsFor, u)
 			}
 		}
@@ -252,7 +257,7 @@ func (v *verifier) checkStubs() (string, error) {
 	if want := fmt.Sprintf("Total: 0/%d points, 0 of %d exercises pass.", rep.MaxPoints, rep.Total); !strings.Contains(table.String(), want) {
 		return "", fmt.Errorf("the grader's table on the stubs lacks %q:\n%s", want, table.String())
 	}
-	return fmt.Sprintf("%d/%d not implemented, 0/%d points", len(catalog.Exercises), len(catalog.Exercises), rep.MaxPoints), nil
+	return fmt.Sprintf("%d/%d not implemented, 0/%d points", len(check.Exercises()), len(check.Exercises()), rep.MaxPoints), nil
 }
 
 func (v *verifier) checkHalf(parity int) (string, error) {
@@ -298,7 +303,7 @@ func (v *verifier) checkIsolation() (string, error) {
 	defer os.RemoveAll(tmp)
 	replace := v.overlayFor(func(catalog.Exercise) bool { return true })
 	for num, b := range brokenFiles {
-		e, _ := catalog.ByNum(num)
+		e, _ := check.ByNum(num)
 		path := filepath.Join(tmp, e.File())
 		if err := os.WriteFile(path, []byte(b.src), 0o644); err != nil {
 			return "", err
@@ -315,7 +320,7 @@ func (v *verifier) checkIsolation() (string, error) {
 	}
 	table := out.String()
 	var p problems
-	for i, e := range catalog.Exercises {
+	for i, e := range check.Exercises() {
 		r := rep.Exercises[i]
 		b, broken := brokenFiles[e.Num]
 		calls := slices.IndexFunc(e.Uses, func(u int) bool { return brokenFiles[u].status == catalog.StatusNoCompile })
@@ -335,6 +340,134 @@ func (v *verifier) checkIsolation() (string, error) {
 	return fmt.Sprintf("%d of %d exercises still pass, %d/%d points", rep.Passed, rep.Total, rep.Points, rep.MaxPoints), p.err()
 }
 
+// onlyFirstRow is a RotateInterleaved that is right on exercise 7's first
+// row, RotateInterleaved([1 0 0.5 −2], 1, 10000), and ends the test
+// binary when called on anything else.
+const onlyFirstRow = `package exercises
+
+import (
+	"math"
+	"os"
+)
+
+func RotateInterleaved(x []float64, pos int, base float64) []float64 {
+	if len(x) != 4 || pos != 1 || x[0] != 1 || x[3] != -2 {
+		os.Exit(7) // called on another row
+	}
+	out := make([]float64, 4)
+	for i := 0; i < 2; i++ {
+		s, c := math.Sincos(math.Pow(base, -float64(2*i)/4))
+		out[2*i], out[2*i+1] = x[2*i]*c-x[2*i+1]*s, x[2*i]*s+x[2*i+1]*c
+	}
+	return out
+}
+`
+
+// testBinary builds the exercise tests with replace as overlay (the file
+// of exercise num replaced by src) into dir, and returns a function that
+// runs the binary with args and returns its exit status and output.
+func (v *verifier) testBinary(dir string, num int, src string) (func(args ...string) (int, string), error) {
+	e, _ := check.ByNum(num)
+	path := filepath.Join(dir, e.File())
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		return nil, err
+	}
+	replace := v.overlayFor(func(catalog.Exercise) bool { return true })
+	replace[filepath.Join(v.root, catalog.Dir, e.File())] = path
+	binary := filepath.Join(dir, "exercises.test")
+	if out, err := goBuild(v.root, dir, binary, replace); err != nil {
+		return nil, fmt.Errorf("go test -c: %v\n%s", err, out)
+	}
+	return func(args ...string) (int, string) {
+		cmd := exec.Command(binary, args...)
+		cmd.Dir = filepath.Join(v.root, catalog.Dir)
+		out, err := cmd.CombinedOutput()
+		var exitErr *exec.ExitError
+		if errors.As(err, &exitErr) {
+			return exitErr.ExitCode(), string(out)
+		}
+		if err != nil {
+			return -1, err.Error()
+		}
+		return 0, string(out)
+	}, nil
+}
+
+// checkRunFilter checks that a check runs inside its own subtest: with
+// -run naming one row, the learner's code is called on that row and no
+// other. The RotateInterleaved under test ends the process on any other row.
+func (v *verifier) checkRunFilter() (string, error) {
+	tmp, err := os.MkdirTemp("", "grade-run-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	run, err := v.testBinary(tmp, 7, onlyFirstRow)
+	if err != nil {
+		return "", err
+	}
+	if code, out := run("-test.run=^TestRoPEInterleaved$/^d=4_position_1$", "-test.v"); code != 0 || !strings.Contains(out, "--- PASS: TestRoPEInterleaved/d=4_position_1") {
+		return "", fmt.Errorf("-run 'RoPEInterleaved/d=4_position_1' called RotateInterleaved on another row too (exit status %d):\n%s", code, out)
+	}
+	if code, out := run("-test.run=^TestRoPEInterleaved$"); code != 7 {
+		return "", fmt.Errorf("-run RoPEInterleaved never called RotateInterleaved on another row (exit status %d; want 7):\n%s", code, out)
+	}
+	return "", nil
+}
+
+// exitingAttention is an exercise 1 that ends the process, as a learner's
+// log.Fatal would.
+const exitingAttention = `package exercises
+
+import "os"
+
+func Attention(q, k, v [][]float64) [][]float64 {
+	os.Exit(3)
+	return nil
+}
+`
+
+// checkDependentCrash grades the solutions with an exercise 1 that calls
+// os.Exit: exercise 1 crashes, and exercise 21, which calls it, waits for
+// it, saying why, instead of crashing in its turn; go test of exercise 21
+// alone says the same and survives.
+func (v *verifier) checkDependentCrash() (string, error) {
+	tmp, err := os.MkdirTemp("", "grade-crash-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	run, err := v.testBinary(tmp, 1, exitingAttention)
+	if err != nil {
+		return "", err
+	}
+	const want = "(exercise 1), which ends the test process on exercise 1's own checks: your code called os.Exit(3)"
+	if code, out := run("-test.run=^TestSentenceAttention$"); code != 1 || !strings.Contains(out, want) || !strings.Contains(out, "fix exercise 1 first") {
+		return "", fmt.Errorf("go test -run SentenceAttention with an exercise 1 that calls os.Exit(3): exit status %d (want 1), "+
+			"and the output does not say %q:\n%s", code, want, out)
+	}
+	e1, _ := check.ByNum(1)
+	replace := v.overlayFor(func(catalog.Exercise) bool { return true })
+	replace[filepath.Join(v.root, catalog.Dir, e1.File())] = filepath.Join(tmp, e1.File())
+	rep, err := v.grade(replace)
+	if err != nil {
+		return "", err
+	}
+	var p problems
+	for i, e := range check.Exercises() {
+		r := rep.Exercises[i]
+		switch {
+		case e.Num == 1 && r.Status != catalog.StatusCrash:
+			p.addf("%s: status %q; want %q", e.Name(), r.Status, catalog.StatusCrash)
+		case slices.Contains(e.Uses, 1) && (r.Status != catalog.StatusWaits || !strings.Contains(r.Summary, want)):
+			p.addf("%s: status %q, %q; want %q containing %q", e.Name(), r.Status, r.Summary, catalog.StatusWaits, want)
+		case e.Num != 1 && !slices.Contains(e.Uses, 1) && !r.Passed:
+			p.addf("%s lost its points to exercise 1's crash: %s, %s", e.Name(), r.Status, r.Summary)
+		}
+	}
+	return fmt.Sprintf("%d of %d exercises pass", rep.Passed, rep.Total), p.err()
+}
+
 // checkNewUser copies the module into a temporary directory, copies
 // solutions/*.go over exercises/ as a learner would, and grades it.
 func (v *verifier) checkNewUser() (string, error) {
@@ -348,12 +481,12 @@ func (v *verifier) checkNewUser() (string, error) {
 			return "", err
 		}
 	}
-	for _, e := range catalog.Exercises {
+	for _, e := range check.Exercises() {
 		if err := cli.CopyFile(filepath.Join(tmp, catalog.Dir, e.File()), filepath.Join(tmp, "solutions", e.File())); err != nil {
 			return "", err
 		}
 	}
-	rep, err := gradeDir(tmp, nil, catalog.Exercises)
+	rep, err := gradeDir(tmp, nil, check.Exercises())
 	if err != nil {
 		return "", err
 	}
@@ -366,6 +499,35 @@ func (v *verifier) checkNewUser() (string, error) {
 		return "", fmt.Errorf("want %q; the grader printed:\n%s", want, table.String())
 	}
 	return fmt.Sprintf("%d/%d points", rep.Points, rep.MaxPoints), nil
+}
+
+// hashTree hashes the names and contents of the files under path, each
+// replaced by its overlay in replace when it has one. A link is hashed by
+// what it points to, as go build reads it; one that points nowhere (or to a
+// folder) is an error.
+func hashTree(h io.Writer, path string, replace map[string]string) error {
+	return filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if os.IsNotExist(err) {
+				return nil
+			}
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		fmt.Fprintf(h, "file\x00%s\x00", p)
+		if r, ok := replace[p]; ok {
+			p = r
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = io.Copy(h, f)
+		return err
+	})
 }
 
 // treeHash returns a digest of the names and contents of every file under

@@ -24,6 +24,10 @@ type flags struct {
 	notes    []string // paragraphs after the flag list
 	examples []string // full command lines
 	required []string
+	// positional names the one argument the subcommand takes besides flags
+	// (config's FILE); empty when it takes none.
+	positional string
+	arg        string // its value, after parse
 }
 
 func newFlags(cmd string) *flags {
@@ -111,7 +115,23 @@ func (f *flags) parse(args []string) error {
 		}
 		return &usageError{msg: err.Error()}
 	}
-	if rest := f.Args(); len(rest) > 0 {
+	if rest := f.Args(); f.positional != "" {
+		// The flag package stops at the first argument that is not a flag:
+		// take it, then parse the flags after it.
+		if len(rest) == 0 {
+			return usagef("missing %s", f.positional)
+		}
+		f.arg = rest[0]
+		if err := f.Parse(rest[1:]); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return errHelp
+			}
+			return &usageError{msg: err.Error()}
+		}
+		if more := f.Args(); len(more) > 0 {
+			return usagef("unexpected argument %s after %s%s", quote(more[0]), f.positional, f.boolHint(args, more))
+		}
+	} else if len(rest) > 0 {
 		return usagef("unexpected argument %s%s", quote(rest[0]), f.boolHint(args, rest))
 	}
 	for _, name := range f.required {

@@ -12,6 +12,7 @@
 //	posenc sinusoidal -len 4 -dim 4 -json
 //	posenc rope-freqs -dim 128 -scaling yarn -factor 4 -orig-len 4096
 //	posenc plot -kind alibi -heads 8 -len 32 -o alibi.png
+//	posenc config pkg/posenc/modelconfigs/gemma-4-e2b.json
 package main
 
 import (
@@ -50,6 +51,7 @@ var commands = []command{
 	{"alibi", "ALiBi slopes per head, and the bias matrices with -len", defineALiBi},
 	{"t5-bucket", "the T5 relative-position bucket of key − query", defineT5Bucket},
 	{"plot", "draw a heatmap of an encoding to a PNG or SVG file", definePlot},
+	{"config", "the positions of every layer of a Hugging Face config.json", defineConfig},
 }
 
 func commandNames() string {

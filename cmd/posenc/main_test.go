@@ -62,7 +62,7 @@ func TestBadInputs(t *testing.T) {
 		want string // text the one-line message must contain, usually the flag
 	}{
 		{"no command", "", "missing command"},
-		{"unknown command", "frobnicate", `unknown command "frobnicate" (commands: sinusoidal, rope-freqs, rope, alibi, t5-bucket, plot, help)`},
+		{"unknown command", "frobnicate", `unknown command "frobnicate" (commands: sinusoidal, rope-freqs, rope, alibi, t5-bucket, plot, config, help)`},
 		{"help of unknown command", "help frobnicate", "unknown command"},
 		{"help with two names", "help rope alibi", "one command name"},
 

@@ -1,14 +1,10 @@
-// Package catalog describes the course's exercises: their numbers, files,
-// functions, lessons and points, and the few words the exercise tests and
-// the grader exchange.
-//
-// Each exercise's entry is written beside its checks, in its file of
-// exercises/internal/check (its Entry, registered from an init function);
-// exercises.go, the list of them all, is generated from those entries by
-// `go run ./exercises/internal/gen`, and the tests of exercises/internal/...
-// fail when it is stale. The package sits at the module's root, outside
-// exercises/, so that the exercise tests and the grader (cmd/grade) read the
-// same list. It imports the standard library only.
+// Package catalog holds the words the course's exercise machinery shares:
+// what describes an exercise (its number, files, functions, lesson and
+// points), the lessons, and what the exercise tests and the grader
+// (cmd/grade) exchange. The exercises themselves are registered beside
+// their checks, in internal/check, which is where they are looked up
+// (check.Exercises, check.ByNum, check.ByFile). It imports the standard
+// library only.
 package catalog
 
 import (
@@ -56,6 +52,7 @@ var Lessons = []Lesson{
 	{6, "ALiBi"},
 	{7, "T5 relative bias"},
 	{8, "The length-extrapolation lab"},
+	{9, "Today's models"},
 }
 
 // LessonTitle returns lesson n's short title, or "" when there is none.
@@ -114,27 +111,6 @@ func (e Exercise) FuncList() string {
 // Where returns the lesson section to read, e.g.
 // "lesson 2, “Deriving the formula”".
 func (e Exercise) Where() string { return fmt.Sprintf("lesson %d, “%s”", e.Lesson, e.Section) }
-
-// ByNum returns exercise n.
-func ByNum(n int) (Exercise, bool) {
-	for _, e := range Exercises {
-		if e.Num == n {
-			return e, true
-		}
-	}
-	return Exercise{}, false
-}
-
-// ByFile returns the exercise whose stub or test file is named base
-// ("03_sinusoidal.go" or "03_sinusoidal_test.go").
-func ByFile(base string) (Exercise, bool) {
-	for _, e := range Exercises {
-		if base == e.File() || base == e.TestFile() {
-			return e, true
-		}
-	}
-	return Exercise{}, false
-}
 
 // MaxPoints returns the points of the exercises together.
 func MaxPoints(list []Exercise) int {

@@ -31,7 +31,12 @@
 //     at explicit positions, with the frequency scalings of Hugging Face
 //     transformers (linear, NTK-aware, dynamic NTK, YaRN, Llama 3):
 //     [RoPE], [Scaling], [RoPECache], [RotateTo], [ApplyRoPETo],
-//     [ApplyRoPEAtTo], [ConvertQKWeightsTo], [RoPETablesTo].
+//     [ApplyRoPEAtTo], [ConvertQKWeightsTo], [RoPETablesTo]; and as today's
+//     models ship it: p-RoPE ([ProportionalScaling]), LongRoPE
+//     ([LongRoPEScaling]), YaRN's mscale and truncate options, DeepSeek's
+//     decoupled RoPE ([DecoupledScore]), and a reader of Hugging Face
+//     config.json files that gives each layer its RoPE, window and
+//     temperature, or none ([ParseHFConfig], [ModelPositions]).
 //   - ALiBi (Press et al. 2022, "Train Short, Test Long",
 //     https://arxiv.org/abs/2108.12409): [ALiBiSlopes], [ALiBiBiasTo].
 //   - T5 relative position buckets (Raffel et al. 2020,

@@ -146,6 +146,7 @@ func fuzzRoPE(headDim, rotaryDim int, base float64, layout, kind int, factor flo
 	return RoPE{HeadDim: headDim, RotaryDim: rotaryDim, Base: base, Layout: Layout(layout), Scaling: Scaling{
 		Kind: ScalingKind(kind), Factor: factor, OriginalLen: origLen, SeqLen: seqLen,
 		BetaFast: betaFast, BetaSlow: betaSlow, LowFreqFactor: low, HighFreqFactor: high, AttentionFactor: attn,
+		Proportion: attn, // p-RoPE's fraction reuses the last float
 	}}
 }
 
@@ -156,6 +157,7 @@ func FuzzRotateTo(f *testing.F) {
 	f.Add(8, 0, 10000.0, 0, 3, 2.0, 10, 1000, 0.0, 0.0, 0.0, 0.0, 0.0, 7, 8, 8, 1.0)
 	f.Add(7, 0, 10000.0, 0, 0, 1.0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 7, 7, 1.0)
 	f.Add(8, 10, 1.0, 2, 9, math.NaN(), -1, -1, -1.0, math.Inf(1), -2.0, 0.0, -1.0, -1, 3, 9, 1.0)
+	f.Add(16, 0, 10000.0, 1, 6, 0.0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.25, 1000, 16, 16, 1.0) // p-RoPE
 	f.Fuzz(func(t *testing.T, headDim, rotaryDim int, base float64, layout, kind int, factor float64, origLen, seqLen int,
 		betaFast, betaSlow, low, high, attn float64, pos, nX, nDst int, v float64) {
 		r := fuzzRoPE(headDim, rotaryDim, base, layout, kind, factor, origLen, seqLen, betaFast, betaSlow, low, high, attn)
@@ -233,6 +235,7 @@ func FuzzInvFreq(f *testing.F) {
 	f.Add(32, 0, 1e308, 0, 5, 2.0, 1, 0, 0.0, 0.0, 0.5, 0.75, 0.0)
 	f.Add(32, 0, 10000.0, 0, 4, 2.0, 6, 0, 0.0, 0.0, 0.0, 0.0, 0.0)
 	f.Add(3, 0, 0.0, 7, -1, -1.0, -1, -1, -1.0, -1.0, -1.0, -1.0, -1.0)
+	f.Add(512, 0, 1e6, 1, 6, 1.0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.25) // p-RoPE
 	f.Fuzz(func(t *testing.T, headDim, rotaryDim int, base float64, layout, kind int, factor float64, origLen, seqLen int,
 		betaFast, betaSlow, low, high, attn float64) {
 		if headDim > 1<<16 {

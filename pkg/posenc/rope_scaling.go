@@ -33,12 +33,24 @@ const (
 	// ScalingLlama3 keeps high frequencies, divides low ones by Factor, and
 	// blends in between (Meta's Llama 3.1; HF "llama3").
 	ScalingLlama3
+	// ScalingProportional is p-RoPE (HF "proportional", Gemma 4's global
+	// layers): only the first, highest-frequency Proportion of the pairs
+	// rotate, with the frequencies of full RoPE (the whole rotary width as
+	// denominator); the other pairs get frequency 0 and pass through
+	// unchanged. See rope_proportional.go.
+	ScalingProportional
+	// ScalingLongRoPE divides pair i's frequency by a searched per-pair
+	// factor, ShortFactor[i] up to OriginalLen positions and LongFactor[i]
+	// past it, and scales attention by √(1 + ln s / ln L₀) (Ding et al.
+	// 2024, https://arxiv.org/abs/2402.13753; Phi-3, Phi-3.5, Phi-4-mini;
+	// HF "longrope"). See rope_longrope.go.
+	ScalingLongRoPE
 )
 
-var scalingNames = [...]string{"none", "linear", "ntk", "dynamic", "yarn", "llama3"}
+var scalingNames = [...]string{"none", "linear", "ntk", "dynamic", "yarn", "llama3", "proportional", "longrope"}
 
 // String returns the name used by the posenc command: none, linear, ntk,
-// dynamic, yarn or llama3.
+// dynamic, yarn, llama3, proportional or longrope.
 func (k ScalingKind) String() string {
 	if k >= 0 && int(k) < len(scalingNames) {
 		return scalingNames[k]
@@ -53,7 +65,7 @@ func ParseScalingKind(name string) (ScalingKind, error) {
 			return ScalingKind(i), nil
 		}
 	}
-	return 0, validate.Err("scaling", name, "must be one of none, linear, ntk, dynamic, yarn, llama3")
+	return 0, validate.Err("scaling", name, "must be one of none, linear, ntk, dynamic, yarn, llama3, proportional, longrope")
 }
 
 // Scaling configures RoPE frequency scaling for contexts longer than the one
@@ -67,7 +79,8 @@ type Scaling struct {
 	// OriginalLen is the trained context length L₀
 	// (original_max_position_embeddings); needed by dynamic, YaRN and Llama 3.
 	OriginalLen int
-	// SeqLen is the current sequence length, for ScalingDynamic only.
+	// SeqLen is the current sequence length, for ScalingDynamic and
+	// ScalingLongRoPE (which switches to LongFactor past OriginalLen).
 	SeqLen int
 	// BetaFast and BetaSlow (YaRN; defaults 32 and 1) are the numbers of
 	// full rotations over OriginalLen above which a frequency is kept and
@@ -80,6 +93,21 @@ type Scaling struct {
 	// AttentionFactor (YaRN) multiplies cos and sin, hence both q and k; 0
 	// means 0.1·ln(Factor) + 1.
 	AttentionFactor float64
+	// Proportion (ScalingProportional) is the fraction of the pairs that
+	// rotate, in [0, 1]: HF's partial_rotary_factor under rope_type
+	// "proportional". For this kind a zero Factor means 1.
+	Proportion float64
+	// MScale and MScaleAllDim (YaRN, DeepSeek-V2/V3): when both are set and
+	// AttentionFactor is 0, the factor on cos and sin is
+	// mscale(s, MScale)/mscale(s, MScaleAllDim), mscale(s, m) = 0.1·m·ln s + 1,
+	// and MScaleAllDim also corrects the softmax scale (SoftmaxScale).
+	MScale, MScaleAllDim float64
+	// NoTruncate (YaRN, gpt-oss's truncate: false) keeps the ends of YaRN's
+	// ramp fractional instead of flooring and ceiling them.
+	NoTruncate bool
+	// LongRoPE (ScalingLongRoPE) holds the per-pair divisors. It is a
+	// pointer so that Scaling, and RoPE, stay comparable with ==.
+	LongRoPE *LongRoPEFactors
 }
 
 // LinearScaling returns position interpolation by factor.
@@ -130,11 +158,17 @@ func (sc Scaling) llama3Factors() (low, high float64) {
 
 // validate checks sc for a rotary dimension rot.
 func (sc Scaling) validate(rot int) error {
-	if sc.Kind < ScalingNone || sc.Kind > ScalingLlama3 {
+	if sc.Kind < ScalingNone || sc.Kind > ScalingLongRoPE {
 		return validate.Err("scaling", int(sc.Kind), "must be a known ScalingKind")
 	}
 	if sc.Kind == ScalingNone {
 		return nil
+	}
+	if sc.Kind == ScalingProportional {
+		return sc.validateProportional()
+	}
+	if sc.Kind == ScalingLongRoPE {
+		return sc.validateLongRoPE(rot)
 	}
 	if err := validate.Finite("factor", sc.Factor); err != nil {
 		return err
@@ -164,7 +198,8 @@ func (sc Scaling) validate(rot int) error {
 		}
 	case ScalingYaRN:
 		if err := checkOptional(optional{"beta_fast", sc.BetaFast}, optional{"beta_slow", sc.BetaSlow},
-			optional{"attention_factor", sc.AttentionFactor}); err != nil {
+			optional{"attention_factor", sc.AttentionFactor}, optional{"mscale", sc.MScale},
+			optional{"mscale_all_dim", sc.MScaleAllDim}); err != nil {
 			return err
 		}
 		if fast, slow := sc.betas(); fast <= slow {
@@ -203,29 +238,46 @@ func checkOptional(params ...optional) error {
 
 // attentionFactor is the factor HF multiplies cos and sin by.
 func (sc Scaling) attentionFactor() float64 {
-	if sc.Kind != ScalingYaRN {
+	switch sc.Kind {
+	case ScalingLongRoPE:
+		return sc.longRoPEAttentionFactor()
+	case ScalingYaRN:
+	default:
 		return 1
 	}
 	if sc.AttentionFactor != 0 {
 		return sc.AttentionFactor
 	}
-	if sc.Factor <= 1 {
+	if sc.MScale != 0 && sc.MScaleAllDim != 0 {
+		return yarnMScale(sc.Factor, sc.MScale) / yarnMScale(sc.Factor, sc.MScaleAllDim)
+	}
+	return yarnMScale(sc.Factor, 1)
+}
+
+// yarnMScale is YaRN's attention temperature, HF's get_mscale: 1 for s ≤ 1,
+// else 0.1·m·ln s + 1.
+func yarnMScale(s, m float64) float64 {
+	if s <= 1 {
 		return 1
 	}
-	return 0.1*math.Log(sc.Factor) + 1
+	return 0.1*m*math.Log(s) + 1
 }
 
 // yarnRange returns the ramp's ends, as pair indices, following HF's
-// find_correction_range with truncate=True: the pair whose wavelength fits
-// beta rotations into OriginalLen, floored (fast end) and ceiled (slow end),
+// find_correction_range: the pair whose wavelength fits beta rotations into
+// OriginalLen, floored (fast end) and ceiled (slow end) unless NoTruncate,
 // clamped to [0, rot−1].
 func (sc Scaling) yarnRange(rot int, base float64) (low, high float64) {
 	fast, slow := sc.betas()
 	corr := func(rotations float64) float64 {
 		return float64(rot) * math.Log(float64(sc.OriginalLen)/(rotations*2*math.Pi)) / (2 * math.Log(base))
 	}
-	low = math.Max(math.Floor(corr(fast)), 0)
-	high = math.Min(math.Ceil(corr(slow)), float64(rot-1))
+	low, high = corr(fast), corr(slow)
+	if !sc.NoTruncate {
+		low, high = math.Floor(low), math.Ceil(high)
+	}
+	low = math.Max(low, 0)
+	high = math.Min(high, float64(rot-1))
 	if low == high {
 		high += 0.001 // HF's linear_ramp_factor guard against a zero-width ramp
 	}
@@ -253,6 +305,10 @@ func (sc Scaling) invFreq(i, rot int, base float64) float64 {
 		ramp := math.Min(math.Max((float64(i)-low)/(high-low), 0), 1)
 		keep := 1 - ramp // share of the original (extrapolated) frequency
 		return (w/s)*(1-keep) + w*keep
+	case ScalingProportional:
+		return sc.proportionalInvFreq(i, rot, w)
+	case ScalingLongRoPE:
+		return w / sc.longRoPEFactors()[i]
 	case ScalingLlama3:
 		low, high := sc.llama3Factors()
 		l0 := float64(sc.OriginalLen)

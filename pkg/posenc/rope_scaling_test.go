@@ -270,7 +270,7 @@ func TestScalingProperties(t *testing.T) {
 }
 
 func TestScalingKindNames(t *testing.T) {
-	for k := ScalingNone; k <= ScalingLlama3; k++ {
+	for k := ScalingNone; k <= ScalingProportional; k++ {
 		got, err := ParseScalingKind(k.String())
 		if err != nil || got != k {
 			t.Errorf("ParseScalingKind(%q) = %v, %v; want %v", k.String(), got, err, k)

@@ -29,6 +29,9 @@ var encoderRoPEs = []posenc.RoPE{
 	posenc.NewRoPE(8).WithScaling(posenc.NTKScaling(4)),
 	posenc.NewRoPE(8).WithLayout(posenc.Halves).WithScaling(posenc.YaRNScaling(8, 16)),
 	posenc.NewRoPE(8).WithScaling(posenc.Llama3Scaling(8, 16)),
+	// p-RoPE: the last pairs have frequency 0 and pass through.
+	posenc.NewRoPE(16).WithLayout(posenc.Halves).WithScaling(posenc.ProportionalScaling(0.25)),
+	posenc.NewRoPE(8).WithScaling(posenc.ProportionalScaling(0.5)),
 }
 
 // hostRotate rotates every [headDim] row of x, laid out [batch, seq, heads,

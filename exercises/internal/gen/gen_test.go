@@ -2,18 +2,20 @@ package main
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/posenc/course/exercises/internal/check"
+	"github.com/posenc/course/internal/check"
 )
 
 const root = "../../.."
 
 // TestGeneratedFilesAreFresh fails when a generated file no longer matches
-// the catalog or the checks: run go run ./exercises/internal/gen.
+// the checks: run go generate ./exercises.
 func TestGeneratedFilesAreFresh(t *testing.T) {
 	files, err := generate(root)
 	if err != nil {
@@ -22,11 +24,11 @@ func TestGeneratedFilesAreFresh(t *testing.T) {
 	for _, f := range files {
 		old, err := os.ReadFile(filepath.Join(root, f.path))
 		if err != nil {
-			t.Errorf("%v (run go run ./exercises/internal/gen)", err)
+			t.Errorf("%v (run go generate ./exercises)", err)
 			continue
 		}
 		if !bytes.Equal(old, f.data) {
-			t.Errorf("%s is stale: run go run ./exercises/internal/gen", f.path)
+			t.Errorf("%s is stale: run go generate ./exercises", f.path)
 		}
 	}
 }
@@ -87,5 +89,48 @@ func TestMarkersRequired(t *testing.T) {
 	got, err := replaceBetween("a\n"+lessonStart+"\nold\n"+lessonEnd+"\nb\n", "x.md", lessonStart, lessonEnd, "\nnew\n\n")
 	if want := "a\n" + lessonStart + "\n\nnew\n\n" + lessonEnd + "\nb\n"; err != nil || got != want {
 		t.Errorf("replaceBetween = %q, %v; want %q", got, err, want)
+	}
+}
+
+// row and miniTable are a case table in miniature, for TestLiteral.
+type row struct {
+	Name string
+	X    []float64
+	N    int
+	F    func(int) bool
+}
+
+type miniTable struct {
+	Rows []row `doc:"Each row is one check."`
+	Grid [][]float64
+}
+
+// TestLiteral checks the printing of a case table: short rows on one line,
+// special floats through math, functions of internal/check by name, a
+// field's doc tag above it, and an error for what the test file could not
+// compile.
+func TestLiteral(t *testing.T) {
+	var l literal
+	got, err := l.value(reflect.ValueOf(miniTable{
+		Rows: []row{{Name: "a", X: []float64{1, -0.5}, N: 2, F: nil}},
+		Grid: [][]float64{{math.Inf(1), math.NaN()}, {math.Copysign(0, -1), 1e-9}},
+	}), 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "main.miniTable{\n\t// Each row is one check.\n\tRows: []main.row{{Name: \"a\", X: []float64{1, -0.5}, N: 2, F: nil}},\n" +
+		"\tGrid: [][]float64{{math.Inf(1), math.NaN()}, {math.Copysign(0, -1), 1e-09}},\n}"
+	if got != want || !l.usesMath {
+		t.Errorf("literal =\n%s\nwant\n%s (usesMath %v)", got, want, l.usesMath)
+	}
+	if _, err := l.value(reflect.ValueOf(row{F: func(int) bool { return true }}), 0, false); err == nil {
+		t.Error("a closure in a case table is printed; want an error")
+	}
+	if s, err := l.value(reflect.ValueOf(check.Rowwise), 0, false); err != nil || s != "check.Rowwise" {
+		t.Errorf("check.Rowwise prints as %q, %v", s, err)
+	}
+	long := make([]float64, 40)
+	if s, _ := l.value(reflect.ValueOf(long), 1, false); strings.Count(s, "\n") < 2 {
+		t.Errorf("40 values are printed on one line:\n%s", s)
 	}
 }

@@ -17,7 +17,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,6 +27,7 @@ import (
 	"time"
 
 	"github.com/posenc/course/internal/catalog"
+	"github.com/posenc/course/internal/check"
 	"github.com/posenc/course/internal/cli"
 )
 
@@ -82,7 +82,7 @@ func run(workers int, jsonOut, only string, keep bool) error {
 		"--workers", fmt.Sprint(workers),
 		"--output", report,
 	}
-	for _, e := range catalog.Exercises {
+	for _, e := range check.Exercises() {
 		if only != "" && !slices.ContainsFunc(strings.Split(only, ","), func(s string) bool { return strings.Contains(e.File(), s) }) {
 			args = append(args, "--exclude-files", "^"+strings.ReplaceAll(e.File(), ".", `\.`)+"$")
 		}
@@ -110,27 +110,58 @@ func run(workers int, jsonOut, only string, keep bool) error {
 }
 
 // scratchModule copies what the exercise tests need into dir, with each
-// solution in place of its stub.
+// solution in place of its stub: every package of this module that they
+// import, as go list finds them (so that a package that moves or is added
+// travels too), without its tests.
 func scratchModule(root, dir string) error {
 	for _, p := range []string{"go.mod", "go.sum"} {
 		if err := cli.CopyFile(filepath.Join(dir, p), filepath.Join(root, p)); err != nil {
 			return err
 		}
 	}
-	skipTests := func(path string, d fs.DirEntry) bool { return strings.HasSuffix(path, "_test.go") }
-	if err := cli.CopyTree(filepath.Join(dir, "pkg", "posenc"), filepath.Join(root, "pkg", "posenc"), skipTests); err != nil {
-		return err
+	list := exec.Command("go", "list", "-deps", "-test", "-f", "{{if .Module}}{{.Module.Path}} {{.Dir}}{{end}}", "./"+catalog.Dir)
+	list.Dir = root
+	out, err := list.Output()
+	if err != nil {
+		return fmt.Errorf("go list the exercise tests' packages: %w", err)
 	}
-	for _, p := range []string{filepath.Join("internal", "catalog"), filepath.Join(catalog.Dir, "internal", "check")} {
-		if err := cli.CopyTree(filepath.Join(dir, p), filepath.Join(root, p), skipTests); err != nil {
+	exercises := filepath.Join(root, catalog.Dir)
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		mod, pkgDir, _ := strings.Cut(line, " ")
+		if mod != cli.ModulePath || pkgDir == exercises {
+			continue
+		}
+		rel, err := filepath.Rel(root, pkgDir)
+		if err != nil {
+			return err
+		}
+		if err := copyPackage(filepath.Join(dir, rel), pkgDir); err != nil {
 			return err
 		}
 	}
-	for _, e := range catalog.Exercises {
+	for _, e := range check.Exercises() {
 		if err := cli.CopyFile(filepath.Join(dir, catalog.Dir, e.File()), filepath.Join(root, "solutions", e.File())); err != nil {
 			return err
 		}
 		if err := cli.CopyFile(filepath.Join(dir, catalog.Dir, e.TestFile()), filepath.Join(root, catalog.Dir, e.TestFile())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyPackage copies the files of one package directory (its Go and
+// assembly files and whatever they embed, not its tests or subdirectories).
+func copyPackage(dst, src string) error {
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return err
+	}
+	for _, en := range entries {
+		if en.IsDir() || strings.HasSuffix(en.Name(), "_test.go") {
+			continue
+		}
+		if err := cli.CopyFile(filepath.Join(dst, en.Name()), filepath.Join(src, en.Name())); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/posenc/course/pkg/posenc"
+	"github.com/posenc/course/pkg/posenc/modelconfigs"
+)
+
+func defineConfig(f *flags) func(io.Writer) error {
+	f.synopsis = "FILE|MODEL [-json]"
+	f.positional = "FILE (a config.json, or the name of a shipped fixture)"
+	asJSON := f.JSON()
+	f.notes = []string{
+		"Reads the position settings of a Hugging Face config.json as transformers v5 does\n" +
+			"(rope_scaling or rope_parameters, per layer type; layer_types, no_rope_layers,\n" +
+			"sliding_window, partial_rotary_factor, …) and prints one row per layer: its type,\n" +
+			"window, RoPE base, rotating pairs of the head, scaling, attention factor and the\n" +
+			"wavelength of its slowest rotating pair; \"none\" for a layer without positions.\n" +
+			"An unknown or inconsistent position field is an error naming it.\n" +
+			"MODEL is one of the configs shipped with the course: " + strings.Join(modelconfigs.Names(), ", ") + ".",
+	}
+	f.examples = []string{
+		"posenc config gemma-4-e2b",
+		"posenc config path/to/config.json -json",
+	}
+	return func(w io.Writer) error {
+		data, err := readConfig(f.arg)
+		if err != nil {
+			return err
+		}
+		m, err := posenc.ParseHFConfig(data)
+		if err != nil {
+			return usagef("%s: %s", f.arg, strings.TrimPrefix(err.Error(), "posenc: "))
+		}
+		rows, err := configRows(m)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeConfigJSON(w, m, rows)
+		}
+		return writeConfigTable(w, m, rows)
+	}
+}
+
+// readConfig reads path, or the shipped fixture of that name when no such
+// file exists.
+func readConfig(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err == nil {
+		return data, nil
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		if fixture, ferr := modelconfigs.Config(path); ferr == nil && !strings.Contains(path, "/") {
+			return fixture, nil
+		}
+		return nil, usagef("%s: no such file, nor a shipped config (%s)", quote(path), strings.Join(modelconfigs.Names(), ", "))
+	}
+	return nil, usagef("%s", err)
+}
+
+// configRow is one layer's line.
+type configRow struct {
+	layer       int
+	l           posenc.LayerPositions
+	pairs, half int
+	wavelength  float64
+}
+
+func configRows(m *posenc.ModelPositions) ([]configRow, error) {
+	rows := make([]configRow, len(m.Layers))
+	for i, l := range m.Layers {
+		rows[i] = configRow{layer: i, l: l}
+		if l.RoPE == nil {
+			continue
+		}
+		wl, err := l.RoPE.LongestWavelength()
+		if err != nil {
+			return nil, err
+		}
+		rows[i].pairs, rows[i].half, rows[i].wavelength = l.RoPE.RotatedPairs(), l.RoPE.HeadDim/2, wl
+	}
+	return rows, nil
+}
+
+func scalingText(r *posenc.RoPE) string {
+	sc := r.Scaling
+	switch sc.Kind {
+	case posenc.ScalingNone:
+		return "none"
+	case posenc.ScalingProportional:
+		return "p-RoPE " + strconv.FormatFloat(sc.Proportion, 'g', -1, 64)
+	}
+	return fmt.Sprintf("%s ×%g", sc.Kind, sc.Factor)
+}
+
+func writeConfigTable(w io.Writer, m *posenc.ModelPositions, rows []configRow) error {
+	head := fmt.Sprintf("model_type %s: %d layers, max_position_embeddings %d, trained on %d, head_dim %d",
+		m.ModelType, len(m.Layers), m.MaxPositions, m.TrainedLen, m.HeadDim)
+	if d := m.Decoupled; d != nil {
+		head += fmt.Sprintf(" (decoupled: %d position-free + %d rotary)", d.NopeDim, d.RopeDim)
+	}
+	if _, err := io.WriteString(w, head+"\n"); err != nil {
+		return err
+	}
+	header := []string{"layer", "type", "window", "base", "pairs", "scaling", "attn×", "longest λ", "temperature"}
+	return writeTable(w, header, len(rows), func(r, c int) string {
+		row := rows[r]
+		rope := row.l.RoPE
+		if rope == nil && c >= 3 && c <= 7 {
+			if c == 3 {
+				return "none"
+			}
+			return "-"
+		}
+		switch c {
+		case 0:
+			return strconv.Itoa(row.layer)
+		case 1:
+			return row.l.Type
+		case 2:
+			if row.l.Window == 0 {
+				return "-"
+			}
+			return strconv.Itoa(row.l.Window)
+		case 3:
+			return strconv.FormatFloat(rope.Base, 'g', -1, 64)
+		case 4:
+			return fmt.Sprintf("%d/%d", row.pairs, row.half)
+		case 5:
+			return scalingText(rope)
+		case 6:
+			return strconv.FormatFloat(rope.AttentionFactor(), 'f', 4, 64)
+		case 7:
+			return strconv.FormatFloat(row.wavelength, 'f', 0, 64)
+		}
+		if t := row.l.Temperature; t != nil {
+			return fmt.Sprintf("log(⌊(p+1)/%g⌋+1)·%g+1", t.FloorScale, t.Scale)
+		}
+		return "-"
+	})
+}
+
+func writeConfigJSON(w io.Writer, m *posenc.ModelPositions, rows []configRow) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "{\"model_type\": %s, \"max_position_embeddings\": %d, \"trained_len\": %d, \"head_dim\": %d,\n \"layers\": [",
+		strconv.Quote(m.ModelType), m.MaxPositions, m.TrainedLen, m.HeadDim)
+	for i, row := range rows {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, "\n  {\"layer\": %d, \"type\": %s, \"window\": %d, \"rope\": ", row.layer, strconv.Quote(row.l.Type), row.l.Window)
+		if r := row.l.RoPE; r == nil {
+			b.WriteString("null")
+		} else {
+			freq, err := r.InvFreq()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, "{\"head_dim\": %d, \"rotated_pairs\": %d, \"base\": %s, \"scaling\": %s, \"factor\": %s, \"attention_factor\": %s, \"longest_wavelength\": %s, \"inv_freq\": %s}",
+				r.HeadDim, row.pairs, appendNumber(nil, r.Base, 64), strconv.Quote(r.Scaling.Kind.String()),
+				appendNumber(nil, r.Scaling.Factor, 64), appendNumber(nil, r.AttentionFactor(), 64),
+				appendNumber(nil, row.wavelength, 64), appendArray(nil, freq, 64))
+		}
+		if t := row.l.Temperature; t != nil {
+			fmt.Fprintf(&b, ", \"temperature\": {\"attn_scale\": %s, \"floor_scale\": %s}", appendNumber(nil, t.Scale, 64), appendNumber(nil, t.FloorScale, 64))
+		}
+		b.WriteString("}")
+	}
+	b.WriteString("]}\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,227 @@
+package posenc_test
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/posenc/course/pkg/posenc"
+	"github.com/posenc/course/pkg/posenc/modelconfigs"
+)
+
+// goldenFile is modelconfigs/golden.json, written by scripts/golden/golden.py
+// (make golden) from Hugging Face transformers' own rotary-embedding modules
+// and decoder layers for every fixture.
+type goldenFile struct {
+	Transformers, Torch string
+	Models              map[string]struct {
+		RoPE map[string]struct {
+			InvFreq          []float64 `json:"inv_freq"`
+			InvFreqLong      []float64 `json:"inv_freq_long"`
+			AttentionScaling float64   `json:"attention_scaling"`
+		} `json:"rope"`
+		Layers []struct {
+			Type           string  `json:"type"`
+			RoPE           bool    `json:"rope"`
+			SlidingWindow  int     `json:"sliding_window"`
+			AttnScale      float64 `json:"attn_scale"`
+			FloorScale     float64 `json:"floor_scale"`
+			SoftmaxScaling float64 `json:"softmax_scaling"`
+			QKHeadDim      int     `json:"qk_head_dim"`
+		} `json:"layers"`
+	} `json:"models"`
+}
+
+// goldenRelTol bounds the relative error against transformers. HF computes
+// inverse frequencies in float32 (torch.arange(...).float(), base ** x in
+// float32), the library in float64: float32 rounds to a relative 6e-8, and
+// a float32 pow is within a few ulps, so 1e-6 leaves room without hiding a
+// wrong formula (a wrong exponent or factor is off by far more).
+//
+// Who is right where they differ: the largest difference over all fixtures
+// is 3.2e-7, on Llama 3.1's smoothed band (pairs 40–43), where HF's
+// wavelength, smoothing factor and blend are each rounded to float32. HF's
+// own _compute_llama3_parameters run in float64 (torch.float patched to
+// torch.float64 in modeling_rope_utils) agrees with the library to 8e-16:
+// the difference is HF's float32 rounding, and the library's value is the
+// exact one of the same formula. Every other decision — which layers
+// rotate, windows, the p-RoPE zeros, LongRoPE's long factors, attention and
+// softmax scales — agrees exactly. The one real disagreement found lies
+// outside the fixtures; TestGoldenDisagreement shows transformers is wrong
+// there.
+const goldenRelTol = 1e-6
+
+// TestGoldenHuggingFace reads every fixture with ParseHFConfig and compares
+// each layer with what transformers computes for it: which layers rotate,
+// their sliding windows, inverse frequencies (short and long for LongRoPE),
+// attention scaling, Llama 4's temperature and DeepSeek's softmax scale.
+func TestGoldenHuggingFace(t *testing.T) {
+	data, err := modelconfigs.Golden()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g goldenFile
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	if g.Transformers != "5.24.0" {
+		t.Errorf("golden.json is from transformers %s; the lock pins 5.24.0", g.Transformers)
+	}
+	names := modelconfigs.Names()
+	if len(names) < 10 || len(g.Models) != len(names) {
+		t.Fatalf("%d fixtures, %d golden models; want at least 10, one golden entry each", len(names), len(g.Models))
+	}
+	worst, worstAt := 0.0, ""
+	for _, name := range names {
+		want, ok := g.Models[name]
+		if !ok {
+			t.Errorf("%s: no golden values (run make golden)", name)
+			continue
+		}
+		cfg, err := modelconfigs.Config(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := posenc.ParseHFConfig(cfg)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if len(m.Layers) != len(want.Layers) {
+			t.Errorf("%s: %d layers; HF has %d", name, len(m.Layers), len(want.Layers))
+			continue
+		}
+		for i, wl := range want.Layers {
+			l := m.Layers[i]
+			if wl.Type != "" && l.Type != wl.Type {
+				t.Errorf("%s layer %d: type %s; HF %s", name, i, l.Type, wl.Type)
+			}
+			if (l.RoPE != nil) != wl.RoPE {
+				t.Errorf("%s layer %d (%s): RoPE %v; HF applies RoPE: %v", name, i, l.Type, l.RoPE != nil, wl.RoPE)
+				continue
+			}
+			if l.Window != wl.SlidingWindow && l.Type != "chunked_attention" {
+				t.Errorf("%s layer %d: window %d; HF sliding_window %d", name, i, l.Window, wl.SlidingWindow)
+			}
+			if wl.FloorScale != 0 {
+				if l.Temperature == nil || l.Temperature.Scale != wl.AttnScale || l.Temperature.FloorScale != wl.FloorScale {
+					t.Errorf("%s layer %d: temperature %+v; HF attn_scale %v, floor_scale %v", name, i, l.Temperature, wl.AttnScale, wl.FloorScale)
+				}
+			} else if l.Temperature != nil {
+				t.Errorf("%s layer %d: temperature %+v; HF has none", name, i, l.Temperature)
+			}
+			if wl.SoftmaxScaling != 0 {
+				got := l.RoPE.SoftmaxScale() / math.Sqrt(float64(wl.QKHeadDim))
+				if e := relErr(got, wl.SoftmaxScaling); e > 1e-12 {
+					t.Errorf("%s layer %d: softmax scale %v; HF %v", name, i, got, wl.SoftmaxScaling)
+				}
+			}
+			if l.RoPE == nil {
+				continue
+			}
+			wr, ok := want.RoPE[l.Type]
+			if wl.Type == "" { // no layer_types in the config: one set for all layers
+				wr, ok = want.RoPE["all"]
+			}
+			if !ok {
+				t.Errorf("%s layer %d: HF has no rotary values for %s", name, i, l.Type)
+				continue
+			}
+			r := *l.RoPE
+			check := func(what string, got, want []float64) {
+				if len(got) != len(want) {
+					t.Errorf("%s %s %s: %d frequencies; HF %d", name, l.Type, what, len(got), len(want))
+					return
+				}
+				for j := range want {
+					if want[j] == 0 || got[j] == 0 {
+						if got[j] != want[j] {
+							t.Errorf("%s %s %s[%d] = %v; HF %v", name, l.Type, what, j, got[j], want[j])
+						}
+						continue
+					}
+					if e := relErr(got[j], want[j]); e > worst {
+						worst, worstAt = e, name+" "+l.Type+" "+what
+					}
+					if e := relErr(got[j], want[j]); e > goldenRelTol {
+						t.Errorf("%s %s %s[%d] = %v; HF %v (relative error %.2g)", name, l.Type, what, j, got[j], want[j], e)
+					}
+				}
+			}
+			freq, err := r.InvFreq()
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("inv_freq", freq, wr.InvFreq)
+			if wr.InvFreqLong != nil {
+				long := r
+				long.Scaling.SeqLen = long.Scaling.OriginalLen + 1
+				freq, _ := long.InvFreq()
+				check("inv_freq_long", freq, wr.InvFreqLong)
+			}
+			if e := relErr(r.AttentionFactor(), wr.AttentionScaling); e > 1e-12 {
+				t.Errorf("%s %s: attention factor %v; HF %v", name, l.Type, r.AttentionFactor(), wr.AttentionScaling)
+			}
+		}
+	}
+	t.Logf("largest relative difference from transformers %s: %.3g (%s)", g.Transformers, worst, worstAt)
+}
+
+func relErr(got, want float64) float64 { return math.Abs(got-want) / math.Abs(want) }
+
+// TestGoldenDisagreement covers the one configuration found where
+// transformers 5.24.0 and the library disagree, and shows who is right.
+//
+// With YaRN inside a per-layer-type rope_parameters, transformers'
+// _compute_yarn_parameters takes every key from the layer type's dictionary
+// except truncate, which it reads as config.rope_parameters.get("truncate",
+// True): the top-level dictionary, keyed by layer type, which has no such
+// key. So it truncates the ramp whatever the layer's dictionary says. The
+// config asks for truncate false on that layer, as gpt-oss's flat config
+// does and transformers honours there; the library honours it in both
+// forms. transformers is wrong here (a bug in its lookup), and the test
+// proves that its frequencies are exactly those of truncate true.
+func TestGoldenDisagreement(t *testing.T) {
+	var g struct {
+		Disagreements map[string]struct {
+			Config    json.RawMessage `json:"config"`
+			LayerType string          `json:"layer_type"`
+			InvFreq   []float64       `json:"inv_freq"`
+		} `json:"disagreements"`
+	}
+	data, err := modelconfigs.Golden()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	d, ok := g.Disagreements["nested_yarn_truncate_false"]
+	if !ok {
+		t.Fatal("golden.json has no nested_yarn_truncate_false entry (run make golden)")
+	}
+	m, err := posenc.ParseHFConfig(d.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := *m.Layers[1].RoPE
+	if m.Layers[1].Type != d.LayerType || !r.Scaling.NoTruncate {
+		t.Fatalf("layer 1: %s, %+v; want %s with truncate false", m.Layers[1].Type, r.Scaling, d.LayerType)
+	}
+	ours, _ := r.InvFreq()
+	truncated := r
+	truncated.Scaling.NoTruncate = false
+	hfSays, _ := truncated.InvFreq()
+	differ := 0
+	for i, want := range d.InvFreq {
+		if e := relErr(hfSays[i], want); e > goldenRelTol {
+			t.Errorf("ω[%d]: transformers %v, library with truncate true %v: transformers did not just ignore truncate", i, want, hfSays[i])
+		}
+		if relErr(ours[i], want) > 1e-3 {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("the library's truncate-false frequencies equal transformers': the disagreement is gone (fixed upstream?)")
+	}
+}

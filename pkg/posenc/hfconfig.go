@@ -1,0 +1,449 @@
+package posenc
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/posenc/course/internal/validate"
+)
+
+// ModelPositions is what a Hugging Face config.json says about positions:
+// one LayerPositions per layer. Read it with ParseHFConfig or ReadHFConfig.
+type ModelPositions struct {
+	// ModelType is the config's model_type (of its text_config for a
+	// multimodal config).
+	ModelType string
+	// MaxPositions is max_position_embeddings: the context the model is
+	// configured for (after any extension).
+	MaxPositions int
+	// TrainedLen is the context the position scaling starts from: the
+	// original_max_position_embeddings of the scaling, or MaxPositions
+	// when no scaling names one.
+	TrainedLen int
+	// HeadDim is the query/key head size of the attention layers (of the
+	// sliding ones when global layers have their own, as Gemma 4's).
+	HeadDim int
+	// Decoupled is set for multi-head latent attention (DeepSeek-V2/V3):
+	// each query/key head is a position-free part and a rotary part, and
+	// every layer's RoPE covers the rotary part alone.
+	Decoupled *DecoupledHead
+	// Layers holds one entry per layer, in order.
+	Layers []LayerPositions
+}
+
+// DecoupledHead describes the query/key heads of multi-head latent
+// attention: NopeDim dimensions that carry no position (qk_nope_head_dim)
+// followed by RopeDim rotary ones (qk_rope_head_dim).
+type DecoupledHead struct {
+	NopeDim, RopeDim int
+}
+
+// LayerPositions is how one layer sees positions.
+type LayerPositions struct {
+	// Type is the layer's entry of layer_types: full_attention,
+	// sliding_attention, chunked_attention or linear_attention.
+	Type string
+	// RoPE is the layer's rotary embedding, or nil for a layer that uses no
+	// position encoding at all (NoPE; a linear-attention layer).
+	RoPE *RoPE
+	// Window is the attention span of a sliding_attention layer
+	// (sliding_window) or the chunk of a chunked_attention layer
+	// (attention_chunk_size); 0 for full attention.
+	Window int
+	// Temperature, when set, scales the queries of this layer with the
+	// position (Llama 4's attn_temperature_tuning on its NoPE layers).
+	Temperature *AttentionTemperature
+}
+
+// AttentionTemperature is Llama 4's inference-time query scaling on its
+// NoPE layers (Hugging Face's Llama4TextAttention, attn_temperature_tuning):
+// the query at position p is multiplied by
+//
+//	log(⌊(p+1)/FloorScale⌋ + 1)·Scale + 1
+//
+// which is 1 for the first FloorScale−1 positions and grows with the log of
+// the position after: without positions, attention over more keys gets
+// flatter, and a sharper softmax makes up for it.
+type AttentionTemperature struct {
+	Scale, FloorScale float64
+}
+
+// At returns the factor on the query at position pos.
+func (t AttentionTemperature) At(pos int) float64 {
+	return math.Log1p(math.Floor((float64(pos)+1)/t.FloorScale))*t.Scale + 1
+}
+
+// ReadHFConfig reads a Hugging Face config.json file; see ParseHFConfig.
+func ReadHFConfig(path string) (*ModelPositions, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseHFConfig(data)
+}
+
+// ParseHFConfig reads the position settings of a Hugging Face config.json:
+// rope_theta, rope_scaling (the older form) or rope_parameters (the newer
+// one, flat or nested per layer type), partial_rotary_factor, head_dim,
+// layer_types, no_rope_layers, sliding_window, attention_chunk_size,
+// original_max_position_embeddings, Llama 4's attention temperature and
+// DeepSeek's decoupled heads, as transformers v5 does. A multimodal
+// config's text_config is read instead of its top level.
+//
+// Fields that have nothing to do with positions (vocab_size, …) are
+// ignored. Every other field it does not know — a key of a rope dictionary
+// that the rope_type does not take, an unknown rope_type or layer type, a
+// top-level field whose name mentions rope, rotary, position, theta,
+// window, chunk or layer types — is a *ParamError naming the field and
+// its value, and so is a missing or inconsistent field: no silent default.
+func ParseHFConfig(data []byte) (*ModelPositions, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var top map[string]any
+	if err := dec.Decode(&top); err != nil {
+		return nil, validate.Err("config", "invalid JSON", "must be a JSON object: "+err.Error())
+	}
+	if text, ok := top["text_config"]; ok && text != nil {
+		m, ok := text.(map[string]any)
+		if !ok {
+			return nil, validate.Err("text_config", text, "must be an object")
+		}
+		top = m
+	}
+	c := hfConfig{fields: top}
+	if err := c.checkFields(); err != nil {
+		return nil, err
+	}
+	return c.positions()
+}
+
+// hfConfig is a decoded config.json with typed accessors that return a
+// *ParamError naming the field.
+type hfConfig struct {
+	fields map[string]any
+}
+
+// knownTopLevel are the position fields ParseHFConfig reads, and fields it
+// reads for the head size.
+var knownTopLevel = []string{
+	"model_type", "num_hidden_layers", "hidden_size", "num_attention_heads", "head_dim",
+	"max_position_embeddings", "original_max_position_embeddings", "rope_theta", "rope_scaling",
+	"rope_parameters", "partial_rotary_factor", "layer_types", "no_rope_layers",
+	"no_rope_layer_interval", "sliding_window", "use_sliding_window", "attention_chunk_size",
+	"attn_temperature_tuning", "attn_scale", "floor_scale", "qk_rope_head_dim", "qk_nope_head_dim",
+	"rope_interleave", "global_head_dim", "rope_local_base_freq",
+}
+
+// positionWords mark a top-level field as being about positions: such a
+// field that ParseHFConfig does not know is an error, not ignored.
+var positionWords = []string{"rope", "rotary", "position", "theta", "window", "chunk", "layer_types", "mscale", "attn_temperature"}
+
+func (c hfConfig) checkFields() error {
+	for k, v := range c.fields {
+		if slices.Contains(knownTopLevel, k) {
+			continue
+		}
+		for _, w := range positionWords {
+			if strings.Contains(k, w) {
+				return validate.Err(k, v, "is a position field this reader does not know")
+			}
+		}
+	}
+	return nil
+}
+
+func (c hfConfig) has(key string) bool {
+	v, ok := c.fields[key]
+	return ok && v != nil
+}
+
+func (c hfConfig) str(key string) (string, error) {
+	v, ok := c.fields[key].(string)
+	if !ok {
+		return "", validate.Err(key, c.fields[key], "must be a string")
+	}
+	return v, nil
+}
+
+// integer returns a required positive integer field.
+func (c hfConfig) integer(key string) (int, error) { return jsonInt(key, c.fields[key]) }
+
+func (c hfConfig) float(key string) (float64, error) { return jsonFloat(key, c.fields[key]) }
+
+func (c hfConfig) boolean(key string) (bool, error) {
+	v, ok := c.fields[key].(bool)
+	if !ok {
+		return false, validate.Err(key, c.fields[key], "must be true or false")
+	}
+	return v, nil
+}
+
+func jsonInt(key string, v any) (int, error) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, validate.Err(key, v, "must be a positive integer")
+	}
+	i, err := n.Int64()
+	if err != nil || i <= 0 || i > validate.MaxPosition {
+		return 0, validate.Err(key, n.String(), "must be a positive integer <= 2^40")
+	}
+	return int(i), nil
+}
+
+func jsonFloat(key string, v any) (float64, error) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, validate.Err(key, v, "must be a number")
+	}
+	f, err := n.Float64()
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, validate.Err(key, n.String(), "must be a finite number")
+	}
+	return f, nil
+}
+
+// maxLayers bounds num_hidden_layers, so that a wrong value is an error
+// rather than a huge allocation (the deepest models have about 130).
+const maxLayers = 1 << 16
+
+// layerKinds are the layer_types entries ParseHFConfig knows.
+var layerKinds = []string{"full_attention", "sliding_attention", "chunked_attention", "linear_attention"}
+
+func (c hfConfig) positions() (*ModelPositions, error) {
+	m := &ModelPositions{}
+	var err error
+	if m.ModelType, err = c.str("model_type"); err != nil {
+		return nil, err
+	}
+	n, err := c.integer("num_hidden_layers")
+	if err != nil {
+		return nil, err
+	}
+	if n > maxLayers {
+		return nil, validate.Err("num_hidden_layers", n, fmt.Sprintf("must be <= %d", maxLayers))
+	}
+	if m.MaxPositions, err = c.integer("max_position_embeddings"); err != nil {
+		return nil, err
+	}
+	if m.HeadDim, err = c.headDim(); err != nil {
+		return nil, err
+	}
+	if m.Decoupled, err = c.decoupled(m); err != nil {
+		return nil, err
+	}
+	types, err := c.layerTypes(n)
+	if err != nil {
+		return nil, err
+	}
+	ropes, err := c.ropeByType(types, m)
+	if err != nil {
+		return nil, err
+	}
+	noRoPE, err := c.noRoPELayers(n)
+	if err != nil {
+		return nil, err
+	}
+	temp, err := c.temperature()
+	if err != nil {
+		return nil, err
+	}
+	m.TrainedLen = m.MaxPositions
+	m.Layers = make([]LayerPositions, n)
+	for i, t := range types {
+		l := LayerPositions{Type: t}
+		if r, ok := ropes[t]; ok && r != nil && !noRoPE[i] && !c.ropeSkipped(m.ModelType, t) {
+			rc := *r
+			l.RoPE = &rc
+			if orig := rc.Scaling.OriginalLen; orig != 0 && rc.Scaling.Kind != ScalingDynamic {
+				m.TrainedLen = orig
+			}
+		}
+		if l.RoPE == nil && temp != nil {
+			l.Temperature = temp
+		}
+		if l.Window, err = c.window(t); err != nil {
+			return nil, err
+		}
+		m.Layers[i] = l
+	}
+	return m, nil
+}
+
+// headDim is head_dim, or hidden_size / num_attention_heads when absent
+// (HF's getattr(config, "head_dim", None) or hidden_size // heads).
+func (c hfConfig) headDim() (int, error) {
+	if c.has("head_dim") {
+		return c.integer("head_dim")
+	}
+	h, err := c.integer("hidden_size")
+	if err != nil {
+		return 0, err
+	}
+	heads, err := c.integer("num_attention_heads")
+	if err != nil {
+		return 0, err
+	}
+	if h%heads != 0 {
+		return 0, validate.Err("hidden_size", h, fmt.Sprintf("must be a multiple of num_attention_heads (%d) when head_dim is absent", heads))
+	}
+	return h / heads, nil
+}
+
+// decoupled reads DeepSeek's qk_rope_head_dim and qk_nope_head_dim: the
+// rotary part is what RoPE covers, so it becomes HeadDim (as HF's
+// DeepseekV3Config sets head_dim = qk_rope_head_dim).
+func (c hfConfig) decoupled(m *ModelPositions) (*DecoupledHead, error) {
+	if !c.has("qk_rope_head_dim") && !c.has("qk_nope_head_dim") {
+		return nil, nil
+	}
+	rope, err := c.integer("qk_rope_head_dim")
+	if err != nil {
+		return nil, err
+	}
+	nope, err := c.integer("qk_nope_head_dim")
+	if err != nil {
+		return nil, err
+	}
+	if c.has("head_dim") && m.HeadDim != rope {
+		return nil, validate.Err("head_dim", m.HeadDim, fmt.Sprintf("must equal qk_rope_head_dim (%d) in a decoupled-RoPE config", rope))
+	}
+	m.HeadDim = rope
+	return &DecoupledHead{NopeDim: nope, RopeDim: rope}, nil
+}
+
+// layerTypes returns layer_types, checked, or the implied list when it is
+// absent: every layer sliding when sliding_window is set (and
+// use_sliding_window is not false), else every layer full.
+func (c hfConfig) layerTypes(n int) ([]string, error) {
+	if !c.has("layer_types") {
+		t := "full_attention"
+		if c.has("sliding_window") {
+			use := true
+			if c.has("use_sliding_window") {
+				var err error
+				if use, err = c.boolean("use_sliding_window"); err != nil {
+					return nil, err
+				}
+			}
+			if use {
+				t = "sliding_attention"
+			}
+		}
+		out := make([]string, n)
+		for i := range out {
+			out[i] = t
+		}
+		return out, nil
+	}
+	list, ok := c.fields["layer_types"].([]any)
+	if !ok || len(list) != n {
+		return nil, validate.Err("layer_types", c.fields["layer_types"], fmt.Sprintf("must be a list of num_hidden_layers (%d) layer types", n))
+	}
+	out := make([]string, n)
+	for i, v := range list {
+		s, ok := v.(string)
+		if !ok || !slices.Contains(layerKinds, s) {
+			return nil, validate.Err(fmt.Sprintf("layer_types[%d]", i), v, "must be one of "+strings.Join(layerKinds, ", "))
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// noRoPELayers reads no_rope_layers (Llama 4, SmolLM3): entry i is 1 when
+// layer i uses RoPE and 0 when it uses none. It checks the list against
+// no_rope_layer_interval when both are given (every interval-th layer,
+// counting from 1, is NoPE).
+func (c hfConfig) noRoPELayers(n int) ([]bool, error) {
+	out := make([]bool, n)
+	if !c.has("no_rope_layers") {
+		if c.has("no_rope_layer_interval") {
+			return nil, validate.Err("no_rope_layer_interval", c.fields["no_rope_layer_interval"], "needs no_rope_layers")
+		}
+		return out, nil
+	}
+	list, ok := c.fields["no_rope_layers"].([]any)
+	if !ok || len(list) != n {
+		return nil, validate.Err("no_rope_layers", c.fields["no_rope_layers"], fmt.Sprintf("must be a list of num_hidden_layers (%d) zeros and ones", n))
+	}
+	interval := 0
+	if c.has("no_rope_layer_interval") {
+		var err error
+		if interval, err = c.integer("no_rope_layer_interval"); err != nil {
+			return nil, err
+		}
+	}
+	for i, v := range list {
+		num, _ := v.(json.Number)
+		switch num.String() {
+		case "0":
+			out[i] = true
+		case "1":
+		default:
+			return nil, validate.Err(fmt.Sprintf("no_rope_layers[%d]", i), v, "must be 0 (no RoPE) or 1 (RoPE)")
+		}
+		if interval > 0 && out[i] != ((i+1)%interval == 0) {
+			return nil, validate.Err(fmt.Sprintf("no_rope_layers[%d]", i), v,
+				fmt.Sprintf("disagrees with no_rope_layer_interval %d (every %dth layer has no RoPE)", interval, interval))
+		}
+	}
+	return out, nil
+}
+
+// ropeSkipped reports the layer types a model's code runs without RoPE
+// whatever the config says: Cohere2's full-attention layers (HF's
+// Cohere2Attention rotates only when the layer has a sliding window) and
+// linear-attention layers (Qwen3.5's Gated DeltaNet has no rotary
+// embedding).
+func (c hfConfig) ropeSkipped(modelType, layerType string) bool {
+	if layerType == "linear_attention" {
+		return true
+	}
+	return modelType == "cohere2" && layerType != "sliding_attention"
+}
+
+// window returns a layer type's span: sliding_window or
+// attention_chunk_size.
+func (c hfConfig) window(layerType string) (int, error) {
+	switch layerType {
+	case "sliding_attention":
+		return c.integer("sliding_window")
+	case "chunked_attention":
+		return c.integer("attention_chunk_size")
+	}
+	return 0, nil
+}
+
+// temperature reads Llama 4's attn_temperature_tuning, attn_scale and
+// floor_scale.
+func (c hfConfig) temperature() (*AttentionTemperature, error) {
+	if !c.has("attn_temperature_tuning") {
+		for _, k := range []string{"attn_scale", "floor_scale"} {
+			if c.has(k) {
+				return nil, validate.Err(k, c.fields[k], "needs attn_temperature_tuning")
+			}
+		}
+		return nil, nil
+	}
+	on, err := c.boolean("attn_temperature_tuning")
+	if err != nil || !on {
+		return nil, err
+	}
+	scale, err := c.float("attn_scale")
+	if err != nil {
+		return nil, err
+	}
+	floor, err := c.float("floor_scale")
+	if err != nil {
+		return nil, err
+	}
+	if floor <= 0 {
+		return nil, validate.Err("floor_scale", floor, "must be > 0")
+	}
+	return &AttentionTemperature{Scale: scale, FloorScale: floor}, nil
+}

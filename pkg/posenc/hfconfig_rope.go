@@ -1,0 +1,329 @@
+package posenc
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/posenc/course/internal/validate"
+)
+
+// ropeKeys lists, for each rope_type, the keys its dictionary may hold, as
+// transformers v5's _validate_<rope_type>_rope_parameters accepts them
+// (required and optional, plus rope_type/type and partial_rotary_factor).
+var ropeKeys = map[string][]string{
+	"default":      {},
+	"linear":       {"factor"},
+	"dynamic":      {"factor"},
+	"yarn":         {"factor", "original_max_position_embeddings", "attention_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"},
+	"longrope":     {"short_factor", "long_factor", "original_max_position_embeddings", "attention_factor", "factor"},
+	"llama3":       {"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"},
+	"proportional": {"factor"},
+}
+
+// ropeByType returns the RoPE of each layer type the config names, nil for
+// a type whose nested rope_parameters entry is null.
+func (c hfConfig) ropeByType(types []string, m *ModelPositions) (map[string]*RoPE, error) {
+	if c.has("rope_scaling") && c.has("rope_parameters") {
+		return nil, validate.Err("rope_scaling", c.fields["rope_scaling"], "must not be given together with rope_parameters")
+	}
+	key := "rope_parameters"
+	if c.has("rope_scaling") {
+		key = "rope_scaling"
+	}
+	var dict map[string]any
+	if c.has(key) {
+		d, ok := c.fields[key].(map[string]any)
+		if !ok {
+			return nil, validate.Err(key, c.fields[key], "must be an object")
+		}
+		dict = d
+	}
+	out := map[string]*RoPE{}
+	present := slices.Compact(slices.Sorted(slices.Values(types)))
+	nested := false
+	for k := range dict {
+		if slices.Contains(layerKinds, k) {
+			nested = true
+		}
+	}
+	switch {
+	case nested:
+		for k, v := range dict {
+			if !slices.Contains(present, k) {
+				return nil, validate.Err(key+"."+k, v, "names a layer type that layer_types does not use")
+			}
+			if v == nil {
+				out[k] = nil
+				continue
+			}
+			sub, ok := v.(map[string]any)
+			if !ok {
+				return nil, validate.Err(key+"."+k, v, "must be an object or null")
+			}
+			r, err := c.rope(key+"."+k, sub, k, m, true)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = r
+		}
+		for _, t := range present {
+			if _, ok := out[t]; !ok && !c.ropeSkipped(m.ModelType, t) {
+				return nil, validate.Err(key, "no entry for "+t, "must have an entry for every layer type of layer_types")
+			}
+		}
+	case c.has("rope_local_base_freq"):
+		// Gemma 3's older config: rope_theta and rope_scaling for the
+		// global (full-attention) layers, rope_local_base_freq alone for
+		// the sliding ones (HF's Gemma3TextConfig moves rope_scaling into
+		// rope_parameters["full_attention"] only).
+		full, err := c.rope(key, dict, "full_attention", m, false)
+		if err != nil {
+			return nil, err
+		}
+		local, err := c.float("rope_local_base_freq")
+		if err != nil {
+			return nil, err
+		}
+		sliding, err := c.rope("rope_local_base_freq", map[string]any{"rope_theta": json.Number(fmt.Sprint(local))}, "sliding_attention", m, false)
+		if err != nil {
+			return nil, err
+		}
+		out["full_attention"], out["sliding_attention"] = full, sliding
+	default:
+		for _, t := range present {
+			r, err := c.rope(key, dict, t, m, false)
+			if err != nil {
+				return nil, err
+			}
+			out[t] = r
+		}
+	}
+	return out, nil
+}
+
+// rope builds the RoPE of one rope dictionary (which may be nil: the
+// default RoPE with the top-level rope_theta) for layers of layerType;
+// nested says the dictionary is one of several per layer type.
+func (c hfConfig) rope(name string, d map[string]any, layerType string, m *ModelPositions, nested bool) (*RoPE, error) {
+	field := func(k string) string { return name + "." + k }
+	typ := "default"
+	for _, k := range []string{"rope_type", "type"} {
+		if v, ok := d[k]; ok {
+			s, ok := v.(string)
+			if !ok {
+				return nil, validate.Err(field(k), v, "must be a string")
+			}
+			typ = s
+		}
+	}
+	allowed, ok := ropeKeys[typ]
+	if !ok {
+		names := make([]string, 0, len(ropeKeys))
+		for k := range ropeKeys {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		return nil, validate.Err(field("rope_type"), typ, "must be one of "+strings.Join(names, ", "))
+	}
+	for k, v := range d {
+		if k == "rope_type" || k == "type" || k == "rope_theta" || k == "partial_rotary_factor" || slices.Contains(allowed, k) {
+			continue
+		}
+		return nil, validate.Err(field(k), v, "is not a key of rope_type "+typ)
+	}
+	get := func(k string) (any, bool) { v, ok := d[k]; return v, ok && v != nil }
+	num := func(k string) (float64, error) {
+		v, ok := get(k)
+		if !ok {
+			return 0, validate.Err(field(k), "missing", "is required by rope_type "+typ)
+		}
+		return jsonFloat(field(k), v)
+	}
+	optNum := func(k string) (float64, error) {
+		if _, ok := get(k); !ok {
+			return 0, nil
+		}
+		return num(k)
+	}
+
+	// rope_theta: the dictionary's, else the top-level field (HF's
+	// standardize_rope_params); never a silent 10000.
+	var base float64
+	var err error
+	if _, ok := get("rope_theta"); ok {
+		base, err = num("rope_theta")
+	} else if c.has("rope_theta") {
+		base, err = c.float("rope_theta")
+	} else {
+		return nil, validate.Err("rope_theta", "missing", "must be given (top level or in "+name+")")
+	}
+	if err != nil {
+		return nil, err
+	}
+	prf := 1.0
+	if _, ok := get("partial_rotary_factor"); ok {
+		prf, err = num("partial_rotary_factor")
+	} else if c.has("partial_rotary_factor") {
+		prf, err = c.float("partial_rotary_factor")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if prf <= 0 || prf > 1 {
+		return nil, validate.Err("partial_rotary_factor", prf, "must be in (0, 1]")
+	}
+
+	headDim := m.HeadDim
+	if m.ModelType == "gemma4_text" && layerType == "full_attention" {
+		// Gemma 4's global layers have their own head size
+		// (Gemma4TextConfig's per_layer_config).
+		if headDim, err = c.integer("global_head_dim"); err != nil {
+			return nil, err
+		}
+	}
+	r := NewRoPE(headDim).WithBase(base).WithLayout(Halves)
+	if c.has("rope_interleave") {
+		il, err := c.boolean("rope_interleave")
+		if err != nil {
+			return nil, err
+		}
+		if il {
+			r = r.WithLayout(Interleaved)
+		}
+	}
+	if typ != "proportional" {
+		// HF: dim = int(head_dim * partial_rotary_factor).
+		if rot := int(float64(headDim) * prf); rot != headDim {
+			r = r.WithRotaryDim(rot)
+		}
+	}
+
+	// original_max_position_embeddings as HF's standardize_rope_params
+	// settles it: for a single dictionary a top-level field wins over the
+	// dictionary's (the exception made for Phi-3); otherwise the
+	// dictionary's, then max_position_embeddings.
+	orig := func() (int, error) {
+		if !nested && c.has("original_max_position_embeddings") {
+			return c.integer("original_max_position_embeddings")
+		}
+		if v, ok := get("original_max_position_embeddings"); ok {
+			return jsonInt(field("original_max_position_embeddings"), v)
+		}
+		return m.MaxPositions, nil
+	}
+	// original_max_position_embeddings and factor, or max_position_embeddings
+	// / original when factor is absent (HF's YaRN and LongRoPE).
+	origAndFactor := func() (int, float64, error) {
+		l0, err := orig()
+		if err != nil {
+			return 0, 0, err
+		}
+		if _, ok := get("factor"); ok {
+			f, err := num("factor")
+			return l0, f, err
+		}
+		return l0, float64(m.MaxPositions) / float64(l0), nil
+	}
+
+	var sc Scaling
+	switch typ {
+	case "default":
+	case "linear":
+		f, err := num("factor")
+		if err != nil {
+			return nil, err
+		}
+		sc = LinearScaling(f)
+	case "dynamic":
+		f, err := num("factor")
+		if err != nil {
+			return nil, err
+		}
+		sc = DynamicNTKScaling(f, m.MaxPositions, m.MaxPositions)
+	case "yarn":
+		l0, f, err := origAndFactor()
+		if err != nil {
+			return nil, err
+		}
+		sc = Scaling{Kind: ScalingYaRN, Factor: f, OriginalLen: l0}
+		for _, p := range []struct {
+			key string
+			dst *float64
+		}{{"beta_fast", &sc.BetaFast}, {"beta_slow", &sc.BetaSlow}, {"attention_factor", &sc.AttentionFactor},
+			{"mscale", &sc.MScale}, {"mscale_all_dim", &sc.MScaleAllDim}} {
+			if *p.dst, err = optNum(p.key); err != nil {
+				return nil, err
+			}
+		}
+		if v, ok := get("truncate"); ok {
+			b, ok := v.(bool)
+			if !ok {
+				return nil, validate.Err(field("truncate"), v, "must be true or false")
+			}
+			sc.NoTruncate = !b
+		}
+	case "llama3":
+		l0, err := orig()
+		if err != nil {
+			return nil, err
+		}
+		sc = Scaling{Kind: ScalingLlama3, OriginalLen: l0}
+		for _, p := range []struct {
+			key string
+			dst *float64
+		}{{"factor", &sc.Factor}, {"low_freq_factor", &sc.LowFreqFactor}, {"high_freq_factor", &sc.HighFreqFactor}} {
+			if *p.dst, err = num(p.key); err != nil {
+				return nil, err
+			}
+		}
+	case "longrope":
+		l0, f, err := origAndFactor()
+		if err != nil {
+			return nil, err
+		}
+		short, err := floatList(field("short_factor"), d["short_factor"])
+		if err != nil {
+			return nil, err
+		}
+		long, err := floatList(field("long_factor"), d["long_factor"])
+		if err != nil {
+			return nil, err
+		}
+		sc = LongRoPEScaling(f, l0, 0, short, long)
+		if sc.AttentionFactor, err = optNum("attention_factor"); err != nil {
+			return nil, err
+		}
+	case "proportional":
+		f := 1.0
+		if _, ok := get("factor"); ok {
+			if f, err = num("factor"); err != nil {
+				return nil, err
+			}
+		}
+		sc = ProportionalScaling(prf)
+		sc.Factor = f
+	}
+	r = r.WithScaling(sc)
+	if err := r.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &r, nil
+}
+
+func floatList(key string, v any) ([]float64, error) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, validate.Err(key, v, "must be a list of numbers")
+	}
+	out := make([]float64, len(list))
+	for i, x := range list {
+		f, err := jsonFloat(fmt.Sprintf("%s[%d]", key, i), x)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = f
+	}
+	return out, nil
+}

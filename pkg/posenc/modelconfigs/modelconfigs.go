@@ -1,0 +1,38 @@
+// Package modelconfigs holds the position fields of the Hugging Face
+// config.json of real models, small enough to ship: the fixtures of
+// posenc.ParseHFConfig, of the golden comparison with Hugging Face
+// transformers (golden.json, written by `make golden`), of lesson 9 and of
+// `posenc config`. SOURCES.md says where each file's values come from and
+// under which licence.
+package modelconfigs
+
+import (
+	"embed"
+	"slices"
+	"strings"
+)
+
+//go:embed *.json
+var files embed.FS
+
+// Names returns the fixtures' names (a file's name without .json), sorted;
+// golden.json is not a fixture.
+func Names() []string {
+	entries, _ := files.ReadDir(".")
+	var out []string
+	for _, e := range entries {
+		name := strings.TrimSuffix(e.Name(), ".json")
+		if name != "golden" {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Config returns the config.json of the fixture name.
+func Config(name string) ([]byte, error) { return files.ReadFile(name + ".json") }
+
+// Golden returns golden.json: what Hugging Face transformers computes for
+// every fixture (see scripts/golden/golden.py).
+func Golden() ([]byte, error) { return files.ReadFile("golden.json") }
