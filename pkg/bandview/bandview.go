@@ -13,8 +13,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"sync"
 
 	"github.com/posenc/course/pkg/posenc"
+	"github.com/posenc/course/pkg/posenc/modelconfigs"
 )
 
 // Config is one head, trained on TrainLen tokens, extended Factor times.
@@ -31,18 +33,51 @@ type Config struct {
 type Method struct {
 	Name    string
 	Scaling func(c Config) posenc.Scaling
+	// HeadDim, when not 0, is the only head size the method has factors
+	// for (LongRoPE's are searched per pair): the view uses it.
+	HeadDim int
 }
 
-// Methods are the methods the view offers, in the order of lesson 5. A new
-// one is one line here.
+// Methods are the methods the view offers: lesson 5's, then lesson 9's. A
+// new one is one line here.
 var Methods = []Method{
-	{"none", func(Config) posenc.Scaling { return posenc.Scaling{} }},
-	{"PI", func(c Config) posenc.Scaling { return posenc.LinearScaling(c.Factor) }},
-	{"NTK", func(c Config) posenc.Scaling { return posenc.NTKScaling(c.Factor) }},
-	{"dynamic NTK", func(c Config) posenc.Scaling { return posenc.DynamicNTKScaling(c.Factor, c.TrainLen, c.Target()) }},
-	{"YaRN", func(c Config) posenc.Scaling { return posenc.YaRNScaling(c.Factor, c.TrainLen) }},
-	{"Llama 3", func(c Config) posenc.Scaling { return posenc.Llama3Scaling(c.Factor, c.TrainLen) }},
+	{Name: "none", Scaling: func(Config) posenc.Scaling { return posenc.Scaling{} }},
+	{Name: "PI", Scaling: func(c Config) posenc.Scaling { return posenc.LinearScaling(c.Factor) }},
+	{Name: "NTK", Scaling: func(c Config) posenc.Scaling { return posenc.NTKScaling(c.Factor) }},
+	{Name: "dynamic NTK", Scaling: func(c Config) posenc.Scaling { return posenc.DynamicNTKScaling(c.Factor, c.TrainLen, c.Target()) }},
+	{Name: "YaRN", Scaling: func(c Config) posenc.Scaling { return posenc.YaRNScaling(c.Factor, c.TrainLen) }},
+	{Name: "Llama 3", Scaling: func(c Config) posenc.Scaling { return posenc.Llama3Scaling(c.Factor, c.TrainLen) }},
+	{Name: "LongRoPE (Phi-3.5)", Scaling: phi35LongRoPE, HeadDim: 96},
 }
+
+// phi35LongRoPE is LongRoPE with Phi-3.5-mini's searched factors (its
+// config.json, shipped in posenc/modelconfigs; 48 pairs, a head of 96), at
+// the target length: its long factors whenever s > 1.
+func phi35LongRoPE(c Config) posenc.Scaling {
+	f, err := phi35Factors()
+	if err != nil {
+		panic(fmt.Sprintf("bandview: Phi-3.5-mini's LongRoPE factors: %v", err)) // a broken fixture
+	}
+	return posenc.LongRoPEScaling(c.Factor, c.TrainLen, c.Target(), f.Short, f.Long)
+}
+
+// phi35Factors reads Phi-3.5-mini's LongRoPE factors from its fixture, once.
+var phi35Factors = sync.OnceValues(func() (*posenc.LongRoPEFactors, error) {
+	data, err := modelconfigs.Config("phi-3.5-mini")
+	if err != nil {
+		return nil, err
+	}
+	m, err := posenc.ParseHFConfig(data)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range m.Layers {
+		if l.RoPE != nil && l.RoPE.Scaling.LongRoPE != nil {
+			return l.RoPE.Scaling.LongRoPE, nil
+		}
+	}
+	return nil, fmt.Errorf("no layer has LongRoPE factors")
+})
 
 // MethodNames returns the names of Methods, in order.
 func MethodNames() []string {
@@ -115,6 +150,9 @@ func Compute(c Config) (*Bands, error) {
 	m, err := method(c.Method)
 	if err != nil {
 		return nil, err
+	}
+	if m.HeadDim != 0 {
+		c.HeadDim = m.HeadDim
 	}
 	if c.TrainLen < 1 {
 		return nil, fmt.Errorf("bandview: training length must be at least 1, got %d", c.TrainLen)
@@ -242,6 +280,9 @@ func RelativeError(c Config) (float64, error) {
 	m, err := method(c.Method)
 	if err != nil {
 		return 0, err
+	}
+	if m.HeadDim != 0 {
+		c.HeadDim = m.HeadDim
 	}
 	r := posenc.NewRoPE(c.HeadDim).WithBase(c.Base).WithScaling(m.Scaling(c))
 	rng := rand.New(rand.NewPCG(4, 23))

@@ -1,10 +1,13 @@
 package bandview
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/posenc/course/pkg/posenc/modelconfigs"
 )
 
 // refRegimes counts the pairs each method keeps, blends and interpolates,
@@ -103,6 +106,42 @@ func TestLessonFivesNumbers(t *testing.T) {
 	}
 }
 
+// TestLongRoPEIsPhi35s checks the LongRoPE method against Phi-3.5-mini's
+// config.json read here with encoding/json: ω_i = b^(−2i/d) / long_factor[i]
+// (Hugging Face's _compute_longrope_parameters) on a head of 96 whatever
+// the view's d, the long factors beyond the trained length.
+func TestLongRoPEIsPhi35s(t *testing.T) {
+	data, err := modelconfigs.Config("phi-3.5-mini")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		RopeScaling struct {
+			LongFactor []float64 `json:"long_factor"`
+		} `json:"rope_scaling"`
+	}
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	long := cfg.RopeScaling.LongFactor
+	b, err := Compute(Config{HeadDim: 128, Base: 10000, TrainLen: 4096, Factor: 32, Method: "LongRoPE (Phi-3.5)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.HeadDim != 96 || len(b.Scaled) != 48 || len(long) != 48 {
+		t.Fatalf("d = %d with %d pairs, %d long factors: want Phi-3.5's head of 96", b.HeadDim, len(b.Scaled), len(long))
+	}
+	for i, f := range long {
+		want := 2 * math.Pi * math.Pow(10000, float64(2*i)/96) * f
+		if math.Abs(b.Scaled[i]-want) > 1e-9*want {
+			t.Errorf("pair %d: wavelength %g, want %g", i, b.Scaled[i], want)
+		}
+	}
+	if !strings.HasPrefix(b.Readout(PastTrained), "LongRoPE (Phi-3.5): d = 96, base = 10000, L = 4096, factor s = 32") {
+		t.Errorf("readout %q", b.Readout(PastTrained))
+	}
+}
+
 func TestPastTrainedAndWavelengths(t *testing.T) {
 	b, err := Compute(Config{HeadDim: 128, Base: 10000, TrainLen: 4096, Factor: 4, Method: "none"})
 	if err != nil {
@@ -177,7 +216,7 @@ func TestBadConfigs(t *testing.T) {
 		edit func(*Config)
 		want string
 	}{
-		{func(c *Config) { c.Method = "yarn" }, `method must be one of none, PI, NTK, dynamic NTK, YaRN, Llama 3, got "yarn"`},
+		{func(c *Config) { c.Method = "yarn" }, `method must be one of none, PI, NTK, dynamic NTK, YaRN, Llama 3, LongRoPE (Phi-3.5), got "yarn"`},
 		{func(c *Config) { c.Factor = 0.5 }, "factor must be a finite number ≥ 1, got 0.5"},
 		{func(c *Config) { c.Factor = math.NaN() }, "factor must be a finite number ≥ 1, got NaN"},
 		{func(c *Config) { c.TrainLen = 0 }, "training length must be at least 1, got 0"},

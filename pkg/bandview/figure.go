@@ -30,7 +30,7 @@ var regimeColor = map[Regime]color.Color{
 // L/32 and L/4, both blend between L/4 and L, and both interpolate above L.
 func (b *Bands) Figure() *viz.Figure {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Wavelength of each pair: %s, s = %g, d = %d, base %g, L = %d", b.Method, b.Factor, b.HeadDim, b.Base, b.TrainLen)
+	p.Title.Text = fmt.Sprintf("%s, s = %g (d = %d, base %g, L = %d)", b.Method, b.Factor, b.HeadDim, b.Base, b.TrainLen)
 	p.Title.TextStyle.Font.Size = vg.Points(11)
 	p.X.Label.Text = "pair i"
 	p.Y.Label.Text = "wavelength 2π/ω (tokens, log scale)"
