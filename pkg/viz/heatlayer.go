@@ -40,8 +40,27 @@ func (l *heatLayer) Plot(c draw.Canvas, plt *plot.Plot) {
 // DataRange implements plot.DataRanger.
 func (l *heatLayer) DataRange() (xmin, xmax, ymin, ymax float64) { return l.hm.DataRange() }
 
-// GlyphBoxes implements plot.GlyphBoxer.
-func (l *heatLayer) GlyphBoxes(plt *plot.Plot) []plot.GlyphBox { return l.hm.GlyphBoxes(plt) }
+// GlyphBoxes implements plot.GlyphBoxer: the boxes of the four corner cells
+// of gonum's heat map, which gives the same 10-point box around every cell
+// centre. gonum pads a plot by its left-, right-, top- and bottom-most
+// boxes only, so the corners lay the plot out exactly as all the cells do,
+// without building 51,200 boxes for a large matrix (which cost more than
+// drawing it rasterized).
+func (l *heatLayer) GlyphBoxes(plt *plot.Plot) []plot.GlyphBox {
+	all := l.hm.GlyphBoxes // one box per cell, column by column
+	c, r := l.hm.GridXYZ.Dims()
+	if c*r <= 4 {
+		return all(plt)
+	}
+	box := func(i, j int) plot.GlyphBox {
+		return plot.GlyphBox{
+			X:         plt.X.Norm(l.hm.GridXYZ.X(i)),
+			Y:         plt.Y.Norm(l.hm.GridXYZ.Y(j)),
+			Rectangle: vg.Rectangle{Min: vg.Point{X: -5, Y: -5}, Max: vg.Point{X: 5, Y: 5}},
+		}
+	}
+	return []plot.GlyphBox{box(0, 0), box(0, r-1), box(c-1, 0), box(c-1, r-1)}
+}
 
 // plotRaster draws the cells as an image with one pixel per device pixel,
 // each taking the colour of the cell under its centre (nearest neighbour):
