@@ -14,7 +14,7 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results golden golden-check
+.PHONY: help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results golden golden-check site
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -22,7 +22,7 @@ help: ## list the targets
 lab: install ## install what is missing, then open the course in JupyterLab (or Jupyter Notebook)
 	@bash scripts/lab.sh
 
-test: install fmt vet gotest lab-quick check-exercises check-notebooks run-notebooks check-node lint-docker actionlint xla-test test-browser ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
+test: install fmt vet gotest lab-quick check-exercises check-notebooks run-notebooks check-node lint-docker actionlint xla-test site test-browser ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
 	@if [ "$${DOCKER_BUILD:-0}" = 1 ]; then scripts/docker-build-local.sh; fi
 	@echo "make test: all checks passed"
 
@@ -69,9 +69,12 @@ bench: ## Go benchmarks and the textbook numpy code side by side: one table, and
 	$(GO) run ./cmd/lab --bench
 	@scripts/xla-test.sh --bench
 
-test-browser: install ## every notebook in headless chromium, in JupyterLab and in Notebook 6 (part of make test); screenshots in build/browser/
+test-browser: install site ## every notebook in headless chromium, in JupyterLab (its live controls driven) and in Notebook 6, and every page of the site (part of make test); screenshots in build/browser/
 	@bash scripts/install.sh --browser
 	@bash tests/browser/run.sh
+
+site: ## the course as a static site in build/site (nbconvert, MathJax served with it), to read without installing anything
+	@bash site/build.sh
 
 check-node: ## the node on PATH satisfies the engines.node range of every package the npm lock files pin (scripts/install-node.sh installs the pinned one)
 	$(GO) run ./cmd/node-engines $$(git ls-files '*package-lock.json' 2>/dev/null || echo tests/browser/package-lock.json docker/lint/package-lock.json)

@@ -76,6 +76,10 @@ func FindPython() (string, error) {
 // symbol table and DWARF (which panics' stack traces do not use) makes a
 // cell about 30% faster. Only headless runs get it: the notebooks' cells and
 // outputs stay what a learner sees.
+//
+// JPY_SESSION_NAME, which JupyterLab gives its kernels (and so a notebook's
+// shell escapes), is dropped: a live.Panel takes it for a page that can
+// show controls, and a headless run has none.
 func (e *Executor) kernelEnv() []string {
 	var dirs []string
 	if goroot, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
@@ -88,6 +92,7 @@ func (e *Executor) kernelEnv() []string {
 		case strings.HasPrefix(kv, "PATH="):
 			dirs = append(dirs, strings.TrimPrefix(kv, "PATH="))
 		case e.Backend != "" && strings.HasPrefix(kv, "GOMLX_BACKEND="):
+		case strings.HasPrefix(kv, "JPY_SESSION_NAME="):
 		case strings.HasPrefix(kv, "GOFLAGS="):
 			goflags = strings.TrimPrefix(kv, "GOFLAGS=")
 		default:

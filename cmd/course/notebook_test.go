@@ -166,6 +166,7 @@ func TestKernelEnv(t *testing.T) {
 	t.Setenv("GOMLX_BACKEND", "xla:cpu")
 	t.Setenv("GOFLAGS", "-buildvcs=false")
 	t.Setenv("PATH", "/usr/bin")
+	t.Setenv("JPY_SESSION_NAME", "/repo/notebooks/02-sinusoidal.ipynb") // run from a notebook's shell escape
 	got := map[string]string{}
 	for _, kv := range e.kernelEnv() {
 		k, v, _ := strings.Cut(kv, "=")
@@ -179,6 +180,9 @@ func TestKernelEnv(t *testing.T) {
 	}
 	if got["GOFLAGS"] != "-buildvcs=false -ldflags=-s" {
 		t.Errorf("GOFLAGS = %q; want the environment's plus -ldflags=-s", got["GOFLAGS"])
+	}
+	if _, ok := got["JPY_SESSION_NAME"]; ok {
+		t.Error("kernelEnv keeps JPY_SESSION_NAME: the notebooks' controls would wait for a page")
 	}
 	if strings.Contains(got["PATH"], "/repo") || !strings.HasSuffix(got["PATH"], "/usr/bin") {
 		t.Errorf("PATH = %q; want the environment's last and nothing from the checkout", got["PATH"])

@@ -111,8 +111,9 @@ func heatMap(g plotter.GridXYZ, lo, hi float64, clamp bool) (*plotter.HeatMap, p
 // ±Inf cells in grey, and cm as a colour bar.
 func heatmapFigure(g grid, hm *plotter.HeatMap, cm palette.ColorMap, title, xLabel, yLabel string) *Figure {
 	f := newFigure(title, xLabel, yLabel)
-	f.plot.Add(hm)
-	inf := infCells{g}
+	f.heat = &heatLayer{hm: hm, g: g}
+	f.plot.Add(f.heat)
+	inf := infCells{g, f.heat}
 	hasInf := inf.count() > 0
 	if hasInf {
 		f.plot.Add(inf)
@@ -134,8 +135,12 @@ func heatmapFigure(g grid, hm *plotter.HeatMap, cm palette.ColorMap, title, xLab
 	return f
 }
 
-// infCells draws the ±Inf cells of a grid in maskColor.
-type infCells struct{ g grid }
+// infCells draws the ±Inf cells of a grid in maskColor, unless the heat
+// layer is rasterized (its image has them).
+type infCells struct {
+	g     grid
+	layer *heatLayer
+}
 
 func (p infCells) count() int {
 	n := 0
@@ -165,6 +170,9 @@ func (p infCells) label() string {
 
 // Plot implements plot.Plotter.
 func (p infCells) Plot(c draw.Canvas, plt *plot.Plot) {
+	if p.layer != nil && p.layer.raster {
+		return
+	}
 	trX, trY := plt.Transforms(&c)
 	for i, v := range p.g.data {
 		if !math.IsInf(v, 0) {

@@ -223,7 +223,7 @@ func TestGridLeavesInfinitiesToInfCells(t *testing.T) {
 			t.Errorf("Z(%d, %d) = %v; want NaN: %v", tc.c, tc.r, got, tc.nan)
 		}
 	}
-	if got := (infCells{g}).count(); got != 2 {
+	if got := (infCells{g: g}).count(); got != 2 {
 		t.Errorf("infCells.count() = %d; want 2", got)
 	}
 }
@@ -237,7 +237,7 @@ func TestInfCellsLabel(t *testing.T) {
 		{[]float64{0, math.Inf(1)}, "+∞"},
 		{[]float64{math.Inf(1), math.Inf(-1)}, "±∞"},
 	} {
-		if got := (infCells{grid{data: tc.data, rows: 1, cols: 2}}).label(); got != tc.want {
+		if got := (infCells{g: grid{data: tc.data, rows: 1, cols: 2}}).label(); got != tc.want {
 			t.Errorf("label of %v = %q; want %q", tc.data, got, tc.want)
 		}
 	}

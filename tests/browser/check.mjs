@@ -23,8 +23,14 @@
 // an answer closed and open) go to build/browser/<server>/, with
 // report.json (timings, counts) and the server's log.
 //
+// In JupyterLab it also drives the live controls of every interactive cell
+// (see controls.mjs): each slider and select must redraw the figure, with
+// a readout right for the new value, no error, and a redraw time (from the
+// control's release to the new figure) whose median over all changes is at
+// most BROWSER_REDRAW_MS (default 200).
+//
 // Usage: node tests/browser/check.mjs [--server lab|notebook] [--run 01,02|none]
-//        [--out DIR] [--only 01,04] [--keep]
+//        [--controls all|none|02,05] [--out DIR] [--only 01,04] [--keep]
 // make test-browser (part of make test; tests/browser/run.sh) runs it for
 // JupyterLab and, more briefly (no --run), for Jupyter Notebook 6. Exit status 0 when every check passed, 1 when one
 // failed, 2 on bad usage.
@@ -36,11 +42,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { checkControls, panelCells } from './controls.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function parseArgs(argv) {
-  const o = { server: 'lab', run: ['01'], out: '', only: [], keep: false };
+  const o = { server: 'lab', run: ['01'], out: '', only: [], keep: false, controls: 'all' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => {
@@ -50,12 +57,14 @@ function parseArgs(argv) {
     if (a === '--server') o.server = val();
     else if (a === '--run') { const v = val(); o.run = v === 'none' ? [] : v.split(',').filter(Boolean); }
     else if (a === '--out') o.out = val();
+    else if (a === '--controls') o.controls = val();
     else if (a === '--only') o.only = val().split(',').filter(Boolean);
     else if (a === '--keep') o.keep = true;
     else if (a === '-h' || a === '--help') { console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n\n')[0]); process.exit(0); }
     else usage(`unknown argument ${JSON.stringify(a)}`);
   }
   if (!['lab', 'notebook'].includes(o.server)) usage(`--server must be lab or notebook, got ${JSON.stringify(o.server)}`);
+  if (!/^(all|none|\d{2}(,\d{2})*)$/.test(o.controls)) usage(`--controls takes all, none or lessons (02,05), got ${JSON.stringify(o.controls)}`);
   for (const n of [...o.run, ...o.only]) if (!/^\d{2}$/.test(n)) usage(`lessons are named by two digits (01), got ${JSON.stringify(n)}`);
   o.out ||= path.join(ROOT, 'build', 'browser', o.server);
   return o;
@@ -70,7 +79,7 @@ const opts = parseArgs(process.argv.slice(2));
 const t0 = Date.now();
 const secs = (t = t0) => ((Date.now() - t) / 1000).toFixed(1);
 const failures = [];
-const report = { server: opts.server, notebooks: [], run: [], checks: {} };
+const report = { server: opts.server, notebooks: [], run: [], controls: [], checks: {} };
 
 function fail(where, msg) {
   failures.push(`${where}: ${msg}`);
@@ -424,7 +433,12 @@ async function runNotebook(page, base, courseDir, rel) {
   await ui.runAll(page);
   try {
     await page.waitForFunction(ui.started, null, { timeout: 30_000, polling: 100 });
-    await page.waitForFunction(ui.done, null, { timeout: 600_000, polling: 500 });
+    // An interactive cell listens until Done: press it when its controls
+    // come up (in JupyterLab), as a learner running all cells would.
+    for (const end = Date.now() + 600_000; !(await page.evaluate(ui.done)); await page.waitForTimeout(500)) {
+      if (Date.now() > end) throw new Error('not done within 600 s');
+      await page.locator('[data-course-done]:not([disabled])').first().click({ timeout: 1000 }).catch(() => {});
+    }
   } catch (e) {
     fail(rel, `Run All Cells did not finish within 10 minutes (${e.message.split('\n')[0]})`);
   }
@@ -453,7 +467,12 @@ async function runNotebook(page, base, courseDir, rel) {
       else {
         const d = o.data ?? {};
         const images = Object.keys(d).filter((k) => k.startsWith('image/'));
-        out.other.push(images.length ? images.join(',') : Object.keys(d).sort().map((k) => `${k}: ${[].concat(d[k]).join('')}`).join('; '));
+        const text = (k) => [].concat(d[k]).join('');
+        if (Object.keys(d).length === 1 && d['text/html'] !== undefined && text('text/html') === '') continue; // a closed panel's controls
+        // A panel's readout: the same up to its last line, which says how
+        // the controls ended (or, committed, where to get them).
+        const panel = (t) => (/\n(Run this cell in JupyterLab to explore it|Controls closed \()/.test(t) ? t.slice(0, t.lastIndexOf('\n')) : t);
+        out.other.push(images.length ? images.join(',') : Object.keys(d).sort().map((k) => `${k}: ${panel(text(k))}`).join('; '));
       }
     }
     out.other.sort();
@@ -470,6 +489,37 @@ async function runNotebook(page, base, courseDir, rel) {
   if (failures.length === failed) console.log(`ok    ${rel}: Run All Cells from the menu in ${rec.seconds}s, no error output, outputs as committed, saved`);
   await shutdownKernel(page, base, await page.evaluate(ui.kernelId));
   return rec;
+}
+
+// driveControls runs the interactive cells of every notebook that has
+// them (or of the lessons --controls names) and drives their controls.
+async function driveControls(page, base, courseDir, all) {
+  const t = Date.now();
+  const wanted = opts.controls === 'all' ? null : opts.controls.split(',');
+  const ctx = { fail, failures: () => failures.length, out: opts.out, ui, waitFor };
+  for (const f of all) {
+    const rel = `notebooks/${f}`;
+    const nb = JSON.parse(fs.readFileSync(path.join(courseDir, rel), 'utf8'));
+    if (!panelCells(nb).cells.length || (wanted && !wanted.includes(f.slice(0, 2)))) continue;
+    await openNotebook(page, base, rel);
+    try {
+      await waitFor(page, ui.ready, 120_000, 'notebook open, kernel connected');
+      report.controls.push(await checkControls(ctx, page, rel, nb));
+    } catch (e) {
+      fail(rel, `driving the controls: ${e.stack ?? e}`);
+    }
+    await shutdownKernel(page, base, await page.evaluate(ui.kernelId).catch(() => null));
+  }
+  if (wanted && !report.controls.length) fail('--controls', `no interactive cells in lessons ${opts.controls}`);
+  const ms = report.controls.flatMap((r) => r.panels.flatMap((p) => p.moves.map((m) => m.ms))).sort((a, b) => a - b);
+  if (!ms.length) return;
+  const limit = Number(process.env.BROWSER_REDRAW_MS ?? 200);
+  const median = ms[Math.floor(ms.length / 2)], p90 = ms[Math.floor(ms.length * 0.9)];
+  const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  report.checks.redraw = { changes: ms.length, medianMs: median, p90Ms: p90, maxMs: ms[ms.length - 1], limitMs: limit, loadAverage: load, seconds: +secs(t) };
+  const line = `${ms.length} control changes, redraw (release to new figure) median ${median} ms, 90th percentile ${p90} ms, max ${ms[ms.length - 1]} ms (load average ${load}; ${secs(t)}s)`;
+  if (median > limit) fail('controls', `${line}: the median is over ${limit} ms`);
+  else console.log(`ok    ${line}`);
 }
 
 async function main() {
@@ -546,6 +596,7 @@ async function main() {
       if (!f) { fail(`--run ${n}`, 'no such notebook'); continue; }
       report.run.push(await runNotebook(page, base, courseDir, `notebooks/${f}`));
     }
+    if (opts.server === 'lab' && opts.controls !== 'none') await driveControls(page, base, courseDir, all);
   } catch (e) {
     fail('check', e.stack ?? String(e));
   } finally {

@@ -3,7 +3,10 @@
 # every notebook in JupyterLab, with lesson 1 run from the menu; then every
 # notebook in Jupyter Notebook 6, Debian's, which a machine without a Python
 # package index gets instead of JupyterLab. Without JupyterLab installed,
-# Notebook 6 gets the full check. Screenshots and reports: build/browser/.
+# Notebook 6 gets the full check. JupyterLab's check also drives every
+# interactive cell's live controls (controls.mjs). Last, every page of the
+# static site (make site, build/site) in chromium (site.mjs). Screenshots and
+# reports: build/browser/.
 # Environment: BROWSER_RUN, the lessons to run from the menu (default 01).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -16,7 +19,8 @@ if [ -x "$venv/bin/jupyter-lab" ]; then
 	node "$here/check.mjs" --server lab --run "$run" || status=1
 	node "$here/check.mjs" --server notebook --run none || status=1
 else
-	echo "run.sh: JupyterLab is not installed (no package index?): checking Jupyter Notebook 6 only"
+	echo "run.sh: JupyterLab is not installed (no package index?): checking Jupyter Notebook 6 only (the live controls need JupyterLab: not driven)"
 	node "$here/check.mjs" --server notebook --run "$run" || status=1
 fi
+node "$here/site.mjs" || status=1
 exit $status
