@@ -33,7 +33,8 @@ if [ ! -x "$VENV/bin/uv" ]; then
 	py=/usr/bin/python3
 	[ -x "$py" ] || py=$(command -v python3)
 	"$py" -m venv "$VENV"
-	"$VENV/bin/pip" install --disable-pip-version-check -q "uv==$UV_VERSION"
+	"$VENV/bin/pip" install --disable-pip-version-check -q --require-hashes --only-binary :all: \
+		-r "$ROOT/tools/uv/requirements.txt" # uv $UV_VERSION, by its wheels' sha256
 fi
 
 out=$HERE/requirements.txt

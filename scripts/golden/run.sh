@@ -42,7 +42,8 @@ if [ ! -x "$UV" ]; then
 	py=/usr/bin/python3
 	[ -x "$py" ] || py=$(command -v python3)
 	"$py" -m venv "$TOOLS/uv-$UV_VERSION"
-	"$TOOLS/uv-$UV_VERSION/bin/pip" install --disable-pip-version-check -q "uv==$UV_VERSION"
+	"$TOOLS/uv-$UV_VERSION/bin/pip" install --disable-pip-version-check -q --require-hashes --only-binary :all: \
+		-r "$ROOT/tools/uv/requirements.txt" # uv $UV_VERSION, by its wheels' sha256
 fi
 stamp=$VENV/.requirements.sha256
 want=$(sha256sum "$HERE/requirements.txt" | cut -d' ' -f1)
