@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/posenc/course/internal/machine"
 	"github.com/posenc/course/pkg/lab"
 )
 
@@ -107,7 +108,7 @@ func runBench(rounds, steps int, jsonPath string, stdout, stderr io.Writer) erro
 	}
 	sizes := benchSizes()
 	res := benchResults{Command: "go run ./cmd/lab --bench", Batch: sizes[0].c.Batch, SeqLen: sizes[0].c.TrainLen, Steps: steps, Torch: torchVersion,
-		TorchEnv: torchEnv, GoVersion: runtime.Version(), CPU: lab.CPUModel(), LoadBefore: loadavg(), Started: time.Now().UTC().Format(time.RFC3339)}
+		TorchEnv: torchEnv, GoVersion: runtime.Version(), CPU: machine.CPUModel(), LoadBefore: loadavg(), Started: time.Now().UTC().Format(time.RFC3339)}
 	sides := []string{"GoMLX (Go backend)", "GoMLX (Go backend, GOEXPERIMENT=simd)", "PyTorch " + torchVersion + " (CPU)"}
 	for _, size := range sizes {
 		samples := map[string][]float64{}
@@ -245,6 +246,6 @@ func median(v []float64) float64 {
 // loadavg returns the 1, 5 and 15 minute load averages as /proc/loadavg
 // writes them ("0.52 0.61 0.70").
 func loadavg() string {
-	l := lab.LoadAverage()
+	l := machine.LoadAverage()
 	return fmt.Sprintf("%.2f %.2f %.2f", l[0], l[1], l[2])
 }

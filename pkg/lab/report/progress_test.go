@@ -1,4 +1,4 @@
-package lab
+package report
 
 import (
 	"bytes"
@@ -12,11 +12,11 @@ import (
 func TestProgressETA(t *testing.T) {
 	var buf bytes.Buffer
 	p := NewProgress(&buf, 300) // three models of 100 steps
-	p.Begin("a")
-	p.Update(Step{Step: 10, Steps: 100, Loss: 4, TokensPerSecond: 1000, Elapsed: 10 * time.Second}) // 1 s a step
-	p.Update(Step{Step: 100, Steps: 100, Loss: 3, TokensPerSecond: 1000, Elapsed: 100 * time.Second})
-	p.Begin("b")
-	p.Update(Step{Step: 50, Steps: 100, Loss: 3, TokensPerSecond: 1000, Elapsed: 100 * time.Second}) // 2 s a step
+	p.Begin("a", 1)
+	p.Step(lab.Step{Step: 10, Steps: 100, Loss: 4, TokensPerSecond: 1000, Elapsed: 10 * time.Second}) // 1 s a step
+	p.Step(lab.Step{Step: 100, Steps: 100, Loss: 3, TokensPerSecond: 1000, Elapsed: 100 * time.Second})
+	p.Begin("b", 1)
+	p.Step(lab.Step{Step: 50, Steps: 100, Loss: 3, TokensPerSecond: 1000, Elapsed: 100 * time.Second}) // 2 s a step
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	for i, want := range []string{
 		"ETA 1:30, lab 4:50", // 90 steps of a, then b's and c's 200, at 1 s
@@ -30,8 +30,8 @@ func TestProgressETA(t *testing.T) {
 	// Without a total, only the model's ETA.
 	buf.Reset()
 	p = NewProgress(&buf, 0)
-	p.Begin("a")
-	p.Update(Step{Step: 10, Steps: 100, Loss: 4, TokensPerSecond: 1000, Elapsed: 10 * time.Second})
+	p.Begin("a", 1)
+	p.Step(lab.Step{Step: 10, Steps: 100, Loss: 4, TokensPerSecond: 1000, Elapsed: 10 * time.Second})
 	if got := strings.TrimSpace(buf.String()); !strings.HasSuffix(got, "ETA 1:30") {
 		t.Errorf("without a total: %q; want it to end with \"ETA 1:30\"", got)
 	}
