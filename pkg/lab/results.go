@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -115,7 +116,7 @@ func (r *Results) Seeds(name string) ([]*Run, error) {
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("lab: results have no run %q (have %v)", name, r.Names())
 	}
-	slices.SortFunc(runs, func(a, b *Run) int { return int(a.Seed - b.Seed) })
+	slices.SortFunc(runs, func(a, b *Run) int { return cmp.Compare(a.Seed, b.Seed) }) // not a.Seed − b.Seed: it overflows
 	return runs, nil
 }
 
