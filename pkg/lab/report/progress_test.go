@@ -2,9 +2,12 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/posenc/course/pkg/lab"
 )
 
 // The bar's ETA: the current model's steps left, and the whole lab's, at
@@ -37,24 +40,46 @@ func TestProgressETA(t *testing.T) {
 	}
 }
 
-func TestTotalSteps(t *testing.T) {
-	c := DefaultConfig()
-	if got, want := c.TotalSteps(), 6*800+200; got != want {
-		t.Errorf("DefaultConfig: %d; want %d (six models and the fine-tune)", got, want)
-	}
-	c.Encodings = []Encoding{ALiBi, T5}
-	if got, want := c.TotalSteps(), 2*800; got != want {
-		t.Errorf("without rope: %d; want %d (no fine-tune)", got, want)
+// Off a terminal the bar prints a line every tenth of the steps, and the
+// last step's.
+func TestProgressTenths(t *testing.T) {
+	for _, steps := range []int{100, 7, 25} {
+		var buf bytes.Buffer
+		p := NewProgress(&buf, 0)
+		p.Begin("rope", 2)
+		for s := 1; s <= steps; s++ {
+			p.Step(lab.Step{Step: s, Steps: steps, Loss: 3, TokensPerSecond: 1000, Elapsed: time.Duration(s) * time.Second})
+		}
+		lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+		tenths := map[int]bool{}
+		for s := 1; s <= steps; s++ {
+			tenths[10*s/steps] = true
+		}
+		if len(lines) != len(tenths) {
+			t.Errorf("%d steps: %d lines; want %d, one per tenth:\n%s", steps, len(lines), len(tenths), buf.String())
+		}
+		if last := lines[len(lines)-1]; !strings.HasPrefix(last, "rope s2 ") || !strings.Contains(last, "████████████████████") ||
+			!strings.Contains(last, fmt.Sprintf("%d/%d", steps, steps)) || !strings.Contains(last, "loss 3.000") || !strings.Contains(last, "1.0k tok/s") {
+			t.Errorf("%d steps: last line %q; want the model and seed, a full bar, the step, the loss and the rate", steps, last)
+		}
 	}
 }
 
-func TestMultiplesText(t *testing.T) {
-	for _, c := range []struct {
-		multiples []int
-		want      string
-	}{{[]int{1, 2, 4, 8}, "1×, 2×, 4×, 8× L"}, {[]int{1, 3}, "1×, 3× L"}} {
-		if got := multiplesText(c.multiples); got != c.want {
-			t.Errorf("multiplesText(%v) = %q; want %q", c.multiples, got, c.want)
-		}
+func TestProgressDone(t *testing.T) {
+	var buf bytes.Buffer
+	p := NewProgress(&buf, 0)
+	p.Done(&lab.Run{Name: "learned", Seed: 3, EvalSeconds: 4, Lengths: []lab.Length{
+		{Multiple: 1, Defined: true, Mean: 2.34567}, {Multiple: 2}}})
+	p.Note("wrote %d figures", 9)
+	want := "learned s3             loss 1×L 2.346 2×L — (4 s to evaluate)\nwrote 9 figures\n"
+	if got := buf.String(); got != want {
+		t.Errorf("Done and Note wrote\n%q\nwant\n%q", got, want)
+	}
+	// A nil bar, or one on no writer, draws nothing and does not panic.
+	for _, p := range []*Progress{nil, NewProgress(nil, 10)} {
+		p.Begin("rope", 1)
+		p.Step(lab.Step{Step: 1, Steps: 1})
+		p.Done(&lab.Run{Name: "rope"})
+		p.Note("nothing")
 	}
 }
