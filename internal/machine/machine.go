@@ -5,6 +5,7 @@ package machine
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"strconv"
@@ -19,7 +20,12 @@ func CPUModel() string {
 		return ""
 	}
 	defer f.Close()
-	s := bufio.NewScanner(f)
+	return cpuModel(f)
+}
+
+// cpuModel returns the first "model name" of a /proc/cpuinfo.
+func cpuModel(r io.Reader) string {
+	s := bufio.NewScanner(r)
 	for s.Scan() {
 		if k, v, ok := strings.Cut(s.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
 			return strings.TrimSpace(v)
@@ -30,25 +36,44 @@ func CPUModel() string {
 
 // LoadAverage returns the 1, 5 and 15 minute load averages (zeros where
 // /proc/loadavg does not exist).
-func LoadAverage() (l [3]float64) {
-	data, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return l
-	}
-	fields := strings.Fields(string(data))
-	if len(fields) < 3 {
-		return l
-	}
-	for i, f := range fields[:3] {
-		l[i], _ = strconv.ParseFloat(f, 64)
-	}
+func LoadAverage() [3]float64 {
+	l, _ := loadAverage()
 	return l
 }
 
+// loadAverage returns the load averages and whether they could be read.
+func loadAverage() ([3]float64, bool) {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return [3]float64{}, false
+	}
+	return parseLoadAverage(string(data))
+}
+
+// parseLoadAverage reads the three load averages that begin a
+// /proc/loadavg ("0.52 0.61 0.70 1/234 5678"): all three, or none.
+func parseLoadAverage(text string) (l [3]float64, ok bool) {
+	fields := strings.Fields(text)
+	if len(fields) < 3 {
+		return l, false
+	}
+	for i, f := range fields[:3] {
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil || v < 0 {
+			return [3]float64{}, false
+		}
+		l[i] = v
+	}
+	return l, true
+}
+
 // LoadText returns the load averages as "0.52 0.60 0.71", or "unknown".
-func LoadText() string {
-	l := LoadAverage()
-	if l == [3]float64{} {
+func LoadText() string { return loadText(loadAverage()) }
+
+// loadText formats load averages, "unknown" when they could not be read
+// (an idle machine's 0.00 0.00 0.00 is a load like any other).
+func loadText(l [3]float64, ok bool) string {
+	if !ok {
 		return "unknown"
 	}
 	return fmt.Sprintf("%.2f %.2f %.2f", l[0], l[1], l[2])
