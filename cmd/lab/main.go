@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,16 +33,22 @@ import (
 
 func main() {
 	err := run(os.Args[1:], os.Stdout, os.Stderr)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		os.Exit(0)
-	case errors.As(err, new(usageError)):
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	case err != nil:
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
 	}
+	os.Exit(exitCode(err))
+}
+
+// exitCode is the exit status after run returned err: 0 for none and for
+// -help, 2 for a usage error, 1 for any other.
+func exitCode(err error) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, new(usageError)):
+		return 2
+	}
+	return 1
 }
 
 // usageError is a bad flag or argument: exit status 2, like the flag
@@ -92,6 +99,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		*out = ""
 	}
 	if *bench {
+		if *benchRounds < 1 || *benchSteps < 1 {
+			return usageError{fmt.Errorf("lab: --bench-rounds and --bench-steps must be positive, got %d and %d", *benchRounds, *benchSteps)}
+		}
 		return runBench(*benchRounds, *benchSteps, *benchJSON, stdout, stderr)
 	}
 	if *redraw {
@@ -111,6 +121,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 			if err != nil {
 				return usageError{err}
 			}
+			if slices.Contains(c.Encodings, e) {
+				return usageError{fmt.Errorf("lab: --encodings names %s twice", e)}
+			}
 			c.Encodings = append(c.Encodings, e)
 		}
 	}
@@ -123,6 +136,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 			v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 			if err != nil {
 				return usageError{fmt.Errorf("lab: --seeds must be integers separated by commas, got %q", *seeds)}
+			}
+			if slices.Contains(c.Seeds, v) {
+				return usageError{fmt.Errorf("lab: --seeds names %d twice", v)}
 			}
 			c.Seeds = append(c.Seeds, v)
 		}
