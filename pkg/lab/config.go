@@ -58,7 +58,7 @@ type Config struct {
 }
 
 // DefaultConfig is the lab of lesson 8: six encodings and a RoPE model with
-// a head dimension of 8, each trained with three seeds on L = 64 for 2,500
+// a head dimension of 8, each trained with three seeds on L = 64 for 2,000
 // steps, evaluated up to 8L on loss and recall, the RoPE model also with
 // every scaling method and fine-tuned at 4L with and without PI.
 func DefaultConfig() Config {
@@ -68,7 +68,7 @@ func DefaultConfig() Config {
 		Seeds:     []int64{1, 2, 3},
 		Layers:    2, Dim: 64, Heads: 4,
 		TrainLen: 64, T5Buckets: 32, T5MaxLen: 64,
-		Batch: 32, Steps: 2500, LearningRate: 3e-3, Warmup: 100, MinLRFrac: 0.1, Clip: 1,
+		Batch: 32, Steps: 2000, LearningRate: 3e-3, Warmup: 100, MinLRFrac: 0.1, Clip: 1,
 		RecallFrac: 0.5, Recall: Recall{Pairs: 4, Queries: 12}, AnswerWeight: 6,
 		ValidEvery: 100, CurveWindows: 64,
 		Multiples:        []int{1, 2, 4, 8},

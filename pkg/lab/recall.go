@@ -42,8 +42,8 @@ func (r Recall) Validate(seqLen int) error {
 
 // SampleRecall fills a batch with recall sequences of seqLen tokens: text
 // from tokens at random positions, with r.Pairs pairs and r.Queries
-// queries in random two-token slots, the first slot a pair and every
-// query after the pair it asks for. A query's answer weighs answerWeight
+// queries at random places (two tokens each, not overlapping), the first a
+// pair and every query after the pair it asks for. A query's answer weighs answerWeight
 // in the loss; the targets no model can predict (a key, a pair's random
 // value) weigh 0; the text weighs 1.
 func SampleRecall(rng *rand.Rand, tokens []int32, batch, seqLen int, r Recall, answerWeight float32) Batch {
@@ -52,9 +52,16 @@ func SampleRecall(rng *rand.Rand, tokens []int32, batch, seqLen int, r Recall, a
 		start := rng.IntN(len(tokens) - seqLen - 1)
 		seq := slices.Clone(tokens[start : start+seqLen+1]) // [seqLen+1]: inputs and one more target
 		w := ones(seqLen)
-		// Slot j holds a key at 2j and its value at 2j+1 (< seqLen).
-		slots := rng.Perm(seqLen / 2)[:r.Pairs+r.Queries]
+		// The items stand at p_0 < p_1 < …, a key at p_i and its value
+		// at p_i+1 ≤ seqLen (the last target), anywhere: no parity or
+		// position a model could lean on that a probe would not have.
+		// p_i = q_i + i for distinct sorted q_i in [0, seqLen−items].
+		items := r.Pairs + r.Queries
+		slots := rng.Perm(seqLen - items + 1)[:items]
 		slices.Sort(slots)
+		for i := range slots {
+			slots[i] += i
+		}
 		isPair := make([]bool, len(slots))
 		for i := range r.Pairs {
 			isPair[i] = true
@@ -67,8 +74,7 @@ func SampleRecall(rng *rand.Rand, tokens []int32, batch, seqLen int, r Recall, a
 		keys := rng.Perm(NumKeys)[:r.Pairs]
 		values := make([]int32, r.Pairs)
 		declared := 0
-		for i, j := range slots {
-			p := 2 * j
+		for i, p := range slots {
 			var k int
 			if isPair[i] {
 				k = declared
