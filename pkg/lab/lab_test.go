@@ -160,9 +160,10 @@ func TestScheduleAt(t *testing.T) {
 		s    Schedule
 	}{
 		{"lab", Schedule{Peak: 3e-3, Warmup: 100, Steps: 2500, MinFraction: 0.1}},
-		{"no warm-up", Schedule{Peak: 1, Warmup: 0, Steps: 51, MinFraction: 0.2}},
+		{"no warm-up", Schedule{Peak: 1, Warmup: 0, Steps: 49, MinFraction: 0.2}}, // a decay of 48 steps
 		{"one warm-up step", Schedule{Peak: 1, Warmup: 1, Steps: 11, MinFraction: 0}},
-		{"odd decay", Schedule{Peak: 2, Warmup: 10, Steps: 101, MinFraction: 0.5}},
+		{"cosine", Schedule{Peak: 2, Warmup: 10, Steps: 91, MinFraction: 0.5}}, // a decay of 80 steps
+		{"lab's fine-tune", Schedule{Peak: 1e-3, Warmup: 30, Steps: 300, MinFraction: 0.1}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := c.s
@@ -186,7 +187,8 @@ func TestScheduleAt(t *testing.T) {
 				t.Errorf("past the last step: %g; want it to stay at %g", got, low)
 			}
 			// A half cosine: half-way through the decay, half-way down; a
-			// quarter of the way, (1+cos π/4)/2 of the way from the bottom.
+			// quarter of the way, (1+cos π/4)/2 of the way from the bottom
+			// (checked where the decay's steps fall on those points).
 			decay := s.Steps - s.Warmup - 1
 			if decay%4 == 0 {
 				if got, want := s.At(s.Warmup+decay/2), (s.Peak+low)/2; !near(got, want) {

@@ -280,17 +280,17 @@ func TestResultsWriteRead(t *testing.T) {
 }
 
 // The baselines on a text small enough to count by hand: the training
-// text is "ab" 50 times, the one window "abab" → "baba".
+// text is "abb" 30 times, the one window "abba" → "bbab".
 func TestBaselines(t *testing.T) {
-	train := Encode([]byte(strings.Repeat("ab", 50)))
-	ev := &evaluation{c: Config{TrainLen: 4}, valid: Encode([]byte("ababa")), windows: Windows{Ends: []int{4}}}
+	train := Encode([]byte(strings.Repeat("abb", 30)))
+	ev := &evaluation{c: Config{TrainLen: 4}, valid: Encode([]byte("abbab")), windows: Windows{Ends: []int{4}}}
 	got := ev.baselines(train)
-	// Add-one smoothing over VocabSize tokens. Unigram: a and b 50 times in
-	// 100 tokens. Bigram: a is followed by b 50 times (of 50), b by a 49
-	// times (of 49: the last b is followed by nothing).
+	// Add-one smoothing over VocabSize tokens. Unigram: a 30 times and b
+	// 60 in 90 tokens. Bigram: a is followed by b 30 times (of 30), b by b
+	// 30 times and by a 29 (of 59: the last b is followed by nothing).
 	v := float64(VocabSize)
-	uni := -math.Log(51 / (100 + v))
-	bi := -(math.Log(51/(50+v)) + math.Log(50/(49+v))) / 2
+	uni := -(3*math.Log(61/(90+v)) + math.Log(31/(90+v))) / 4                      // b, b, a, b
+	bi := -(2*math.Log(31/(30+v)) + math.Log(31/(59+v)) + math.Log(30/(59+v))) / 4 // a→b twice, b→b, b→a
 	if want := (Baselines{Unigram: round4(uni), Bigram: round4(bi)}); got != want {
 		t.Errorf("baselines %+v; want %+v", got, want)
 	}
