@@ -481,15 +481,18 @@ func TestVariants(t *testing.T) {
 // TotalSteps counts every model's and fine-tune's steps for every seed:
 // the progress bar's ETA.
 func TestTotalSteps(t *testing.T) {
+	d, l, q := DefaultConfig(), LayersConfig(), Quick(DefaultConfig())
+	noRoPE := DefaultConfig()
+	noRoPE.Encodings = []Encoding{ALiBi, T5}
 	for _, c := range []struct {
 		name string
 		c    Config
 		want int
 	}{
-		{"DefaultConfig", DefaultConfig(), 3 * (7*2500 + 2*300)}, // six encodings and rope-hd8, the two fine-tunes
-		{"LayersConfig", LayersConfig(), 3 * 4 * 2500},           // no fine-tune
-		{"without rope", func() Config { c := DefaultConfig(); c.Encodings = []Encoding{ALiBi, T5}; return c }(), 3 * 3 * 2500},
-		{"Quick", Quick(DefaultConfig()), 2 * (7*30 + 2*10)},
+		{"DefaultConfig", d, 3 * (7*d.Steps + 2*d.FinetuneSteps)}, // three seeds of six encodings and rope-hd8, and the two fine-tunes
+		{"LayersConfig", l, 3 * 4 * l.Steps},                      // no fine-tune
+		{"without rope", noRoPE, 3 * 3 * d.Steps},                 // alibi, t5, rope-hd8: no fine-tune
+		{"Quick", q, 2 * (7*q.Steps + 2*q.FinetuneSteps)},
 	} {
 		if got := c.c.TotalSteps(); got != c.want {
 			t.Errorf("%s: %d; want %d", c.name, got, c.want)
