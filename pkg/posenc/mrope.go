@@ -71,8 +71,8 @@ func MRoPEAxes(sections []int, pairs int, interleaved bool) ([]int, error) {
 		}
 		return axes, nil
 	}
-	if 3*sections[AxisH]-2 > pairs || 3*sections[AxisW]-1 > pairs {
-		return nil, validate.Err("mrope_section", sections, fmt.Sprintf("must fit %d pairs interleaved t, h, w: 3·h−2 and 3·w−1 at most %d", pairs, pairs))
+	if 3*sections[AxisH]-2 >= pairs || 3*sections[AxisW]-1 >= pairs { // the last h pair is 3h−2, the last w pair 3w−1
+		return nil, validate.Err("mrope_section", sections, fmt.Sprintf("must fit %d pairs interleaved t, h, w: 3·h−2 and 3·w−1 below %d", pairs, pairs))
 	}
 	for j := range axes {
 		switch {

@@ -26,9 +26,9 @@ func TestRoundBitPatterns(t *testing.T) {
 		{259, 0x4382, 260}, // tie between 258 and 260: to even (260)
 		{65504, 0x4780, 65536},
 		{3.3895313892515355e38, 0x7F7F, 3.3895313892515355e38}, // largest finite
-		{3.4e38, 0x7F80, math.Inf(1)},                           // past largest + half an ulp
-		{0x1p-133, 0x0001, 0x1p-133},                            // smallest subnormal
-		{0x1p-134, 0x0000, 0},                                   // tie with 0: to even (0)
+		{3.4e38, 0x7F80, math.Inf(1)},                          // past largest + half an ulp
+		{0x1p-133, 0x0001, 0x1p-133},                           // smallest subnormal
+		{0x1p-134, 0x0000, 0},                                  // tie with 0: to even (0)
 		{math.Inf(-1), 0xFF80, math.Inf(-1)},
 	} {
 		if got := BFloat16.Round(c.x); got != c.val {
