@@ -14,9 +14,10 @@ import (
 
 // PositionIDsFromMask returns the position ID of each token of one row of a
 // padded batch, from its attention mask (1 for a real token, 0 for padding),
-// as Hugging Face transformers computes them when it generates
-// (GenerationMixin and, for example, Qwen2-VL's get_rope_index without
-// images):
+// as Hugging Face transformers computes them when it generates (the
+// models' prepare_inputs_for_generation: "create position_ids on the fly
+// for batch generation"; Qwen2-VL's get_rope_index without images does the
+// same):
 //
 //	position_ids = attention_mask.cumsum(-1) - 1
 //	position_ids.masked_fill_(attention_mask == 0, 1)

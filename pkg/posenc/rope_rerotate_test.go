@@ -37,8 +37,9 @@ func TestRotateByComposes(t *testing.T) {
 }
 
 // TestRotateBySinkCache checks RotateBy against Hugging Face's SinkCache
-// re-rotation (cache_utils.py, transformers 4.4x), which builds the
-// rotation from the tables at the original and the shifted positions:
+// re-rotation (cache_utils.py, _get_rerotation_cos_sin, in transformers
+// until SinkCache was removed), which builds the rotation from the tables
+// at the original and the shifted positions:
 //
 //	rerotation_cos = original_cos * shifted_cos + original_sin * shifted_sin
 //	rerotation_sin = -original_sin * shifted_cos + original_cos * shifted_sin
