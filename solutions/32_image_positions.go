@@ -14,7 +14,7 @@ package exercises
 // Read lesson 10, “Images: M-RoPE and 2-D RoPE”.
 // Hints: exercises/README.md.
 func ImageTextPositions(textBefore, gridH, gridW, textAfter int) [][]int {
-	ids := make([][]int, 0, textBefore+gridH*gridW+textAfter)
+	var ids [][]int
 	for i := range textBefore {
 		ids = append(ids, []int{i, i, i})
 	}

@@ -14,9 +14,8 @@ import "math"
 // Read lesson 10, “Precision: RoPE in bfloat16 and float16”.
 // Hints: exercises/README.md.
 func RoundBFloat16(x float64) float64 {
-	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
-		return x
-	}
+	// 0 and ±Inf need no case of their own: Frexp gives them exponent 0, and
+	// scaling and rounding leave them as they are.
 	_, e := math.Frexp(x)  // |x| in [2^(e−1), 2^e)
 	lead := max(e-1, -126) // below 2^−126 the spacing stops shrinking
 	spacing := lead - 7    // 8 significant bits: the last one is worth 2^(lead−7)

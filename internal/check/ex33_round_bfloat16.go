@@ -154,7 +154,9 @@ func roundBF16Cases() RoundBF16Cases {
 		row("negative_0.1", -0.1),
 		row("just_above_a_tie", 1+0x1p-8+0x1p-30),
 		row("float16_max_65504", 65504),
+		row("largest_finite_stays", 0x1.fep127),
 		row("past_the_largest_is_inf", 3.4e38),
+		row("minus_inf_stays", math.Inf(-1)),
 		row("subnormal", 1e-39),
 		row("zero", 0),
 	}}
