@@ -53,6 +53,7 @@ var Lessons = []Lesson{
 	{7, "T5 relative bias"},
 	{8, "The length-extrapolation lab"},
 	{9, "Today's models"},
+	{10, "Production and beyond text"},
 }
 
 // LessonTitle returns lesson n's short title, or "" when there is none.

@@ -145,7 +145,7 @@ func TestSummaries(t *testing.T) {
 // cites is a heading of that lesson, as the lesson shows it.
 func TestSectionsExist(t *testing.T) {
 	headings := map[int][]string{}
-	paths, err := filepath.Glob("../../lessons/0*.md")
+	paths, err := filepath.Glob("../../lessons/[0-9][0-9]-*.md")
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no lessons found: %v", err)
 	}

@@ -1,0 +1,16 @@
+package exercises
+
+// PositionIDsFromMask returns the position ID of each token of one row of a
+// padded batch, from its attention mask: 1 for a real token, 0 for a pad.
+// Real tokens count from 0, whatever padding comes before them, so that a
+// left-padded prompt gets the IDs it would get alone; every pad gets ID 1,
+// as Hugging Face transformers fills them. The mask may pad on either side.
+//
+// mask holds only 0s and 1s. Leave it unchanged.
+//
+// Read lesson 10, “Position IDs under padding and packing”.
+// Hints: exercises/README.md.
+func PositionIDsFromMask(mask []int) []int {
+	// TODO
+	panic("not implemented yet: open exercises/29_position_ids.go")
+}
