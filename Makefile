@@ -82,11 +82,12 @@ check-node: ## the node on PATH satisfies the engines.node range of every packag
 lint-docker: ## lint docker/Dockerfile and docker/compose.yaml (dockerfilelint, pinned, via npm)
 	@scripts/lint-dockerfile.sh
 
-lab-quick: ## the lab's quick run (every encoding and scaling, a few steps; seconds) into a temporary folder
-	d=$$(mktemp -d) && GOMLX_BACKEND=go $(GO) run ./cmd/lab --quick --out "$$d" && rm -rf "$$d"
+lab-quick: ## the lab's quick runs (both suites: every model, scaling and fine-tune, a few steps, two seeds; seconds) into a temporary folder
+	d=$$(mktemp -d) && GOMLX_BACKEND=go $(GO) run ./cmd/lab --quick --out "$$d" && \
+	GOMLX_BACKEND=go $(GO) run ./cmd/lab --suite layers --quick --out "$$d/layers" && rm -rf "$$d"
 
-lab-results: ## re-run the full lab (12–15 minutes on 2 free cores) and rewrite lab/results (commit the code first)
-	GOEXPERIMENT=simd GOMLX_BACKEND=go $(GO) run ./cmd/lab
+lab-results: ## re-run the full lab, both suites, and rewrite lab/results (commit the code first; its time is in README)
+	scripts/lab-results.sh
 
 actionlint: ## lint .github/workflows with actionlint v1.7.12 (built from tools/actionlint)
 	cd tools/actionlint && $(GO) tool actionlint -shellcheck= -pyflakes= $(CURDIR)/.github/workflows/*.yml

@@ -11,7 +11,7 @@ import (
 
 // TestUsableContext checks UsableContext (exercise 22) on each row of
 // exercise22 below, in a subtest of the row's name: go test ./exercises -run
-// 'UsableContext/lab_rope_at_0.9_is_126' -v runs the first row alone. Each row
+// 'UsableContext/cliff_at_0.9_is_126' -v runs the first row alone. Each row
 // calls your code on copies of its inputs and compares the answer with its Want
 // (or checks the property its table states); it fails too when your code
 // changes an argument or returns memory it shares with one. When a wrong answer
@@ -23,24 +23,23 @@ func TestUsableContext(t *testing.T) { check.UsableContext(UsableContext, exerci
 var exercise22 = check.UsableCases{
 	// UsableContext(Distances, Accuracy, Defined, Threshold) must equal Want: the longest distance
 	// D such that every measurement at a distance up to D is defined with an accuracy ≥ Threshold,
-	// 0 when the shortest already fails. The lab rows are accuracies of the committed run of lesson
-	// 8; some rows come in shuffled order.
+	// 0 when the shortest already fails. The first rows have the shapes of lab evaluations (test
+	// data, not the committed results); some rows come in shuffled order.
 	Usable: []check.UsableCase{
 		{
-			Name: "lab_rope_at_0.9_is_126", Threshold: 0.9, Want: 126,
+			Name: "cliff_at_0.9_is_126", Threshold: 0.9, Want: 126,
 			Distances: []int{4, 8, 16, 32, 48, 62, 96, 126, 192, 254, 384, 510},
 			Accuracy:  []float64{1, 1, 1, 1, 1, 1, 1, 0.96875, 0, 0, 0, 0},
 			Defined:   []bool{true, true, true, true, true, true, true, true, true, true, true, true},
 		},
 		{
-			Threshold: 0.9, Want: 192,
-			Name:      "lab_ntk_at_0.9_stops_before_a_late_pass",
+			Name: "stops_before_a_late_pass", Threshold: 0.9, Want: 192,
 			Distances: []int{4, 8, 16, 32, 48, 62, 96, 126, 192, 254, 384, 510},
 			Accuracy:  []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 0.875, 0.90625, 0.84375},
 			Defined:   []bool{true, true, true, true, true, true, true, true, true, true, true, true},
 		},
 		{
-			Name: "lab_alibi_at_0.9_is_4", Threshold: 0.9, Want: 4,
+			Name: "slow_decline_at_0.9_is_4", Threshold: 0.9, Want: 4,
 			Distances: []int{4, 8, 16, 32, 48, 62, 96, 126, 192, 254, 384, 510},
 			Accuracy: []float64{
 				0.96875, 0.84375, 0.9375, 0.9375, 0.90625, 1, 0.71875, 0.6875, 0.5, 0.375, 0.34375,
@@ -49,7 +48,7 @@ var exercise22 = check.UsableCases{
 			Defined: []bool{true, true, true, true, true, true, true, true, true, true, true, true},
 		},
 		{
-			Name: "lab_alibi_at_0.5_is_192", Threshold: 0.5, Want: 192,
+			Name: "slow_decline_at_0.5_is_192", Threshold: 0.5, Want: 192,
 			Distances: []int{4, 8, 16, 32, 48, 62, 96, 126, 192, 254, 384, 510},
 			Accuracy: []float64{
 				0.96875, 0.84375, 0.9375, 0.9375, 0.90625, 1, 0.71875, 0.6875, 0.5, 0.375, 0.34375,
@@ -65,7 +64,7 @@ var exercise22 = check.UsableCases{
 			Defined:   []bool{true, true, true, true, true, true, true, true, true, true, true, true},
 		},
 		{
-			Name: "lab_learned_undefined_past_62", Threshold: 0.9, Want: 62,
+			Name: "undefined_past_62", Threshold: 0.9, Want: 62,
 			Distances: []int{4, 8, 16, 32, 48, 62, 96, 126, 192, 254, 384, 510},
 			Accuracy:  []float64{1, 0.96875, 0.96875, 1, 1, 0.90625, 0, 0, 0, 0, 0, 0},
 			Defined:   []bool{true, true, true, true, true, true, false, false, false, false, false, false},

@@ -5,8 +5,8 @@ import (
 	"slices"
 )
 
-// UsableContext reads a passkey evaluation like the ones lesson 8's lab
-// writes for each run: accuracy[i] is the share of passkeys answered
+// UsableContext reads a recall evaluation like the ones lesson 8's lab
+// writes for each run: accuracy[i] is the share of probes answered
 // correctly when the value sits distances[i] tokens before the query, and
 // defined[i] is false where the model has no answer at that distance at all
 // (a learned table with no row that far); accuracy[i] then means nothing.
@@ -19,7 +19,7 @@ import (
 // several files); the distances are positive and distinct, and the three
 // slices have the same length. Leave them unchanged.
 //
-// Read lesson 8, “The passkey: how far back does each model look?”.
+// Read lesson 8, “Recall: which models use position, and how far back”.
 // Hints: exercises/README.md.
 func UsableContext(distances []int, accuracy []float64, defined []bool, threshold float64) int {
 	// Visit the measurements from the shortest distance on, through a slice

@@ -1,10 +1,11 @@
 package main
 
 import (
-	"os"
 	"os/exec"
 	"runtime"
 	"strings"
+
+	"github.com/posenc/course/internal/machine"
 )
 
 // machineInfo says what the numbers were measured on.
@@ -52,15 +53,6 @@ func readMachine() machineInfo {
 	return m
 }
 
-// loadAverage returns the 1-, 5- and 15-minute load averages.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return ""
-	}
-	return strings.Join(f[:3], " ")
-}
+// loadAverage returns the 1-, 5- and 15-minute load averages as text, from
+// the reader the lab shares.
+func loadAverage() string { return machine.LoadText() }

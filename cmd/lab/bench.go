@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/posenc/course/internal/machine"
 	"github.com/posenc/course/pkg/lab"
 )
 
@@ -39,14 +40,15 @@ type benchSize struct {
 }
 
 // benchSizes are the models compared: the lab's DefaultConfig
-// (LAB_BENCH_CONFIG default) and the same with d_model 64 (d64).
+// (LAB_BENCH_CONFIG default) and the same with d_model 32 (d32, the lab's
+// model before it grew to 64).
 func benchSizes() []benchSize {
 	c := lab.DefaultConfig()
-	d64 := c
-	d64.Dim = 64
+	d32 := c
+	d32.Dim = 32
 	return []benchSize{
 		{fmt.Sprintf("%d layers, d_model %d (the lab's)", c.Layers, c.Dim), "default", c},
-		{fmt.Sprintf("%d layers, d_model %d", d64.Layers, d64.Dim), "d64", d64},
+		{fmt.Sprintf("%d layers, d_model %d", d32.Layers, d32.Dim), "d32", d32},
 	}
 }
 
@@ -107,7 +109,7 @@ func runBench(rounds, steps int, jsonPath string, stdout, stderr io.Writer) erro
 	}
 	sizes := benchSizes()
 	res := benchResults{Command: "go run ./cmd/lab --bench", Batch: sizes[0].c.Batch, SeqLen: sizes[0].c.TrainLen, Steps: steps, Torch: torchVersion,
-		TorchEnv: torchEnv, GoVersion: runtime.Version(), CPU: lab.CPUModel(), LoadBefore: loadavg(), Started: time.Now().UTC().Format(time.RFC3339)}
+		TorchEnv: torchEnv, GoVersion: runtime.Version(), CPU: machine.CPUModel(), LoadBefore: machine.LoadText(), Started: time.Now().UTC().Format(time.RFC3339)}
 	sides := []string{"GoMLX (Go backend)", "GoMLX (Go backend, GOEXPERIMENT=simd)", "PyTorch " + torchVersion + " (CPU)"}
 	for _, size := range sizes {
 		samples := map[string][]float64{}
@@ -135,7 +137,7 @@ func runBench(rounds, steps int, jsonPath string, stdout, stderr io.Writer) erro
 			res.Sides = append(res.Sides, throughput{Model: size.name, Side: side, Rounds: samples[side], Median: median(samples[side])})
 		}
 	}
-	res.LoadAfter = loadavg()
+	res.LoadAfter = machine.LoadText()
 	printBench(stdout, res)
 	if jsonPath != "" {
 		data, err := json.MarshalIndent(res, "", " ")
@@ -240,11 +242,4 @@ func median(v []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-// loadavg returns the 1, 5 and 15 minute load averages as /proc/loadavg
-// writes them ("0.52 0.61 0.70").
-func loadavg() string {
-	l := lab.LoadAverage()
-	return fmt.Sprintf("%.2f %.2f %.2f", l[0], l[1], l[2])
 }

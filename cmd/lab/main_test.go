@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"flag"
+	"fmt"
 	"os"
-	"regexp"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +14,8 @@ import (
 	"github.com/posenc/course/pkg/lab"
 )
 
+// Every bad flag or argument is a usage error (exit status 2) saying what
+// is wrong, found before anything trains.
 func TestBadFlags(t *testing.T) {
 	t.Setenv("GOMLX_BACKEND", "go")
 	for _, c := range []struct {
@@ -18,93 +23,127 @@ func TestBadFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"extra"}, `lab: unexpected argument "extra"`},
-		{[]string{"--encodings", "rope,xpos"}, `lab: unknown encoding "xpos"`},
-		{[]string{"--steps", "-3"}, "lab: --steps must not be negative, got -3"},
-		{[]string{"--train-len", "-64"}, "lab: --train-len must not be negative, got -64"},
-		{[]string{"--batch", "-1"}, "lab: --batch must not be negative, got -1"},
-		{[]string{"--finetune-steps", "-7"}, "lab: --finetune-steps must be -1 (the config's) or more, got -7"},
-		{[]string{"--dim", "30"}, "lab: dim must be a multiple of 2·heads"},
-		{[]string{"--train-len", "2"}, "lab: training length must be at least 4, got 2"},
+		{[]string{"--quick", "extra"}, `unexpected argument "extra"`},
 		{[]string{"--nosuch"}, "flag provided but not defined: -nosuch"},
-		{[]string{"--bench", "--bench-rounds", "0"}, "lab: --bench-rounds and --bench-steps must be positive"},
-		{[]string{"--redraw", "--out", t.TempDir()}, "results.json: no such file or directory"},
+		{[]string{"--suite", "bogus"}, `lab: --suite must be lab or layers, got "bogus"`},
+		{[]string{"--suite", ""}, `--suite must be lab or layers, got ""`},
+		{[]string{"--seeds", "x"}, `lab: --seeds must be integers separated by commas, got "x"`},
+		{[]string{"--seeds", "1,,2"}, `--seeds must be integers separated by commas, got "1,,2"`},
+		{[]string{"--seeds", "1,2,1"}, "lab: --seeds names 1 twice"},
+		{[]string{"--steps", "-1"}, "lab: --steps must not be negative, got -1"},
+		{[]string{"--steps", "many"}, `invalid value "many" for flag -steps`},
+		{[]string{"--finetune-steps", "-2"}, "lab: --finetune-steps must be -1 (the suite's) or more, got -2"},
+		{[]string{"--encodings", "rope,xpos"}, `lab: unknown encoding "xpos"`},
+		{[]string{"--encodings", "rope,alibi,rope"}, "lab: --encodings names rope twice"},
+		{[]string{"--quick=maybe"}, `invalid boolean value "maybe" for -quick`},
+		{[]string{"--bench", "--bench-rounds", "0"}, "lab: --bench-rounds and --bench-steps must be positive, got 0 and 60"},
+		{[]string{"--bench", "--bench-steps", "-5"}, "got 3 and -5"},
 	} {
 		var stdout, stderr bytes.Buffer
 		err := run(c.args, &stdout, &stderr)
-		if err == nil || !strings.Contains(err.Error()+stderr.String(), c.want) {
-			t.Errorf("run(%q) = %v (stderr %q); want an error containing %q", c.args, err, stderr.String(), c.want)
+		if !errors.As(err, new(usageError)) || exitCode(err) != 2 {
+			t.Errorf("run(%q) = %v (%T); want a usage error, exit status 2", c.args, err, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("run(%q) = %v; want an error containing %q", c.args, err, c.want)
+		}
+		if stdout.Len() > 0 || strings.Contains(stderr.String(), "GOMLX_BACKEND is set") { // the line a run begins with
+			t.Errorf("run(%q) began a run: stdout %q, stderr %q", c.args, stdout.String(), stderr.String())
+		}
+	}
+	// The flag package prints what is wrong and the usage to stderr.
+	var stderr bytes.Buffer
+	if err := run([]string{"--nosuch"}, new(bytes.Buffer), &stderr); err == nil || !strings.Contains(stderr.String(), "-suite") {
+		t.Errorf("--nosuch: stderr %q; want the usage", stderr.String())
+	}
+}
+
+// -help prints the usage and is no error (exit status 0); a failure that
+// is not the flags' exits with 1.
+func TestExitCode(t *testing.T) {
+	for _, args := range [][]string{{"-help"}, {"-h"}, {"--quick", "--help"}} {
+		var stderr bytes.Buffer
+		err := run(args, new(bytes.Buffer), &stderr)
+		if !errors.Is(err, flag.ErrHelp) || exitCode(err) != 0 || !strings.Contains(stderr.String(), "-finetune-steps") {
+			t.Errorf("run(%q) = %v, exit status %d, stderr %q; want flag.ErrHelp, 0 and the usage", args, err, exitCode(err), stderr.String())
+		}
+	}
+	// --redraw of a folder without results.json: a failure, not a usage error.
+	err := run([]string{"--redraw", "--out", t.TempDir()}, new(bytes.Buffer), new(bytes.Buffer))
+	if err == nil || !errors.Is(err, os.ErrNotExist) || exitCode(err) != 1 {
+		t.Errorf("--redraw without results: %v, exit status %d; want a missing results.json, 1", err, exitCode(err))
+	}
+	for _, c := range []struct {
+		err  error
+		want int
+	}{
+		{nil, 0},
+		{flag.ErrHelp, 0},
+		{fmt.Errorf("parsing: %w", flag.ErrHelp), 0},
+		{usageError{errors.New("bad")}, 2},
+		{fmt.Errorf("lab: %w", usageError{errors.New("bad")}), 2},
+		{errors.New("training failed"), 1},
+	} {
+		if got := exitCode(c.err); got != c.want {
+			t.Errorf("exitCode(%v) = %d; want %d", c.err, got, c.want)
 		}
 	}
 }
 
-// A tiny run end to end through the command: its summary and files.
+// A tiny run end to end through the command: its summary, progress,
+// results and figures, then the figures redrawn from its results.
 func TestTinyRun(t *testing.T) {
 	if testing.Short() {
-		t.Skip("trains two models")
+		t.Skip("trains two models and two fine-tunes")
 	}
 	t.Setenv("GOMLX_BACKEND", "go")
 	dir := t.TempDir()
+	args := []string{"--quick", "--seeds", "1", "--encodings", "rope", "--steps", "3", "--out", dir}
 	var stdout, stderr bytes.Buffer
-	err := run([]string{"--quick", "--encodings", "alibi,learned", "--steps", "3", "--out", dir}, &stdout, &stderr)
-	if err != nil {
+	if err := run(args, &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
-	for _, want := range []string{"alibi", "learned", "—", "wrote " + dir} {
+	for _, want := range []string{"rope-hd8", "rope+pi-finetune", "rope+yarn-notemp", "wrote " + filepath.Join(dir, "results.json") + " and 9 figures"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
 		}
 	}
-	if !strings.Contains(stderr.String(), "3/3") {
-		t.Errorf("no progress bar on stderr:\n%s", stderr.String())
-	}
-	if !strings.Contains(stderr.String(), ", lab ") {
-		t.Errorf("no ETA of the whole lab on stderr:\n%s", stderr.String())
-	}
-}
-
-// The bench's load averages read as /proc/loadavg writes them.
-func TestLoadavg(t *testing.T) {
-	if _, err := os.Stat("/proc/loadavg"); err != nil {
-		t.Skip("no /proc/loadavg")
-	}
-	if got := loadavg(); !regexp.MustCompile(`^\d+\.\d\d \d+\.\d\d \d+\.\d\d$`).MatchString(got) {
-		t.Errorf("loadavg() = %q; want three numbers with two decimals", got)
-	}
-}
-
-// --train-len moves the passkey distances with L: L−2 stays L−2, 8L−2 stays
-// 8L−2.
-func TestScaleDistances(t *testing.T) {
-	d := lab.DefaultConfig().PasskeyDistances // L = 64: 4 … 62 (L−2) … 510 (8L−2)
-	for _, c := range []struct {
-		to   int
-		want []int
-	}{
-		{64, d},
-		{32, []int{1, 3, 7, 15, 23, 30, 47, 62, 95, 126, 191, 254}},
-		{16, []int{1, 3, 7, 11, 14, 23, 30, 47, 62, 95, 126}}, // 4 and 8 both become 1
-		{128, []int{10, 18, 34, 66, 98, 126, 194, 254, 386, 510, 770, 1022}},
-	} {
-		if got := scaleDistances(d, 64, c.to); !slices.Equal(got, c.want) {
-			t.Errorf("scaleDistances(L 64 → %d) = %v; want %v", c.to, got, c.want)
+	for _, want := range []string{"(GOMLX_BACKEND is set)", "3/3", ", lab "} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q (the backend, the progress bar, the lab's ETA):\n%s", want, stderr.String())
 		}
 	}
-}
-
-// A --train-len below the config's trains: the passkey distances and T5's
-// buckets follow it.
-func TestShortTrainLen(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains a model")
-	}
-	t.Setenv("GOMLX_BACKEND", "go")
-	var stdout, stderr bytes.Buffer
-	// The quick config's L 16 and 16 buckets: at L 8, 8 exact buckets would leave T5 none.
-	err := run([]string{"--quick", "--train-len", "8", "--encodings", "t5", "--steps", "2", "--out", ""}, &stdout, &stderr)
+	res, err := lab.ReadResults(filepath.Join(dir, "results.json"))
 	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr.String())
+		t.Fatal(err)
 	}
-	if !strings.Contains(stdout.String(), "d=62") || strings.Contains(stdout.String(), "d=126") {
-		t.Errorf("want passkey distances up to 8L−2 = 62:\n%s", stdout.String())
+	want := lab.Quick(lab.DefaultConfig())
+	want.Seeds, want.Encodings, want.Steps = []int64{1}, []lab.Encoding{lab.RoPE}, 3
+	if got := res.Config; got.Steps != 3 || !slices.Equal(got.Seeds, want.Seeds) || !slices.Equal(got.Encodings, want.Encodings) || got.TrainLen != want.TrainLen {
+		t.Errorf("config %+v; want Quick(DefaultConfig()) with seed 1, rope, 3 steps", got)
+	}
+	if p := res.Provenance; p.Command != "go run ./cmd/lab "+strings.Join(args, " ") || !strings.HasPrefix(p.Backend, "go") {
+		t.Errorf("provenance %+v; want the command and the Go backend", p)
+	}
+	if got := len(res.Runs); got != 2+len(lab.Methods)+2 {
+		t.Errorf("%d runs; want rope, rope-hd8, rope's %d scalings and 2 fine-tunes", got, len(lab.Methods))
+	}
+	figures := filepath.Join(dir, "figures")
+	pngs, _ := filepath.Glob(filepath.Join(figures, "*.png"))
+	if len(pngs) != 9 {
+		t.Errorf("figures %v; want 9", pngs)
+	}
+	// --redraw draws them again from results.json, training nothing.
+	if err := os.RemoveAll(figures); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if err := run([]string{"--redraw", "--out", dir}, &stdout, &stderr); err != nil {
+		t.Fatalf("--redraw: %v\n%s", err, stderr.String())
+	}
+	if again, _ := filepath.Glob(filepath.Join(figures, "*.png")); !slices.Equal(again, pngs) || !strings.Contains(stdout.String(), "9 figures") {
+		t.Errorf("--redraw drew %v (%q); want %v", again, stdout.String(), pngs)
 	}
 }

@@ -10,13 +10,13 @@ import (
 
 func init() {
 	registerExercise(Entry{
-		Exercise: catalog.Exercise{Num: 22, Slug: "usable_context", Title: "Usable context from a passkey evaluation",
-			Test: "TestUsableContext", Funcs: []string{"UsableContext"}, Lesson: 8, Section: secPasskey.Title,
+		Exercise: catalog.Exercise{Num: 22, Slug: "usable_context", Title: "Usable context from a recall evaluation",
+			Test: "TestUsableContext", Funcs: []string{"UsableContext"}, Lesson: 8, Section: secRecall.Title,
 			Difficulty: catalog.Easy},
-		Blurb: "read a run's passkey accuracies, as the lab's results file holds them, and find the longest distance " +
+		Blurb: "read a run's recall at each distance, as the lab's results hold it, and find the longest distance " +
 			"up to which the model retrieves reliably.",
 		Hints: Hints{
-			Read: []Section{secPasskey},
+			Read: []Section{secRecall},
 			Idea: []string{
 				"The usable context is how far the model retrieves reliably with no gap: walk the measurements " +
 					"from the shortest distance up, and stop at the first that fails.",
@@ -41,59 +41,59 @@ func init() {
 }
 
 // The lesson section the exercise and its hints cite.
-var secPasskey = Section{8, "The passkey: how far back does each model look?"}
+var secRecall = Section{8, "Recall: which models use position, and how far back"}
 
 var (
-	hintUsableStrict = newHint("usable context/strict", secPasskey,
+	hintUsableStrict = newHint("usable context/strict", secRecall,
 		"an accuracy exactly at the threshold passes: test accuracy ≥ threshold (stop when accuracy < threshold), "+
 			"not accuracy > threshold")
-	hintUsableSkipsUndefined = newHint("usable context/skips undefined", secPasskey,
+	hintUsableSkipsUndefined = newHint("usable context/skips undefined", secRecall,
 		"an undefined distance ends the usable context, like a failure: the model has no answer there at all, so "+
 			"it cannot be relied on at that distance or beyond. Do not skip it and carry on")
-	hintUsableIgnoresDefined = newHint("usable context/ignores defined", secPasskey,
+	hintUsableIgnoresDefined = newHint("usable context/ignores defined", secRecall,
 		"an undefined measurement's accuracy means nothing (it may read 1, or NaN, which passes a test like "+
 			"accuracy < threshold): look at defined[i] first, and stop there when it is false")
-	hintUsableGivenOrder = newHint("usable context/given order", secPasskey,
+	hintUsableGivenOrder = newHint("usable context/given order", secRecall,
 		"the measurements may come in any order: visit them by increasing distance (sort a slice of indices by "+
 			"distance), not in the order of the slices")
-	hintUsableUnpaired = newHint("usable context/unpaired sort", secPasskey,
+	hintUsableUnpaired = newHint("usable context/unpaired sort", secRecall,
 		"you sorted the distances but read the accuracies in their old order: each accuracy and defined flag "+
 			"belongs to its distance, so sort indices (or the three together), never distances alone")
-	hintUsableNotPrefix = newHint("usable context/not a prefix", secPasskey,
+	hintUsableNotPrefix = newHint("usable context/not a prefix", secRecall,
 		"the usable context needs every shorter distance to pass as well: stop at the first failure instead of "+
 			"taking the longest distance that passes")
-	hintUsableFirstFailure = newHint("usable context/first failure", secPasskey,
+	hintUsableFirstFailure = newHint("usable context/first failure", secRecall,
 		"you returned the first distance that fails: the usable context is the distance of the last measurement "+
 			"that passes before it (0 when the first one fails)")
-	hintUsableCount = newHint("usable context/count", secPasskey,
+	hintUsableCount = newHint("usable context/count", secRecall,
 		"you returned how many measurements pass; return the distance of the last one that does")
-	hintUsableEmpty = newHint("usable context/no measurements", secPasskey,
+	hintUsableEmpty = newHint("usable context/no measurements", secRecall,
 		"with no measurements there is no usable context: return 0 (and do not read distances[0])")
 	hintUsableMutates = newHint("usable context/mutates", Section{},
 		"your code changed the caller's slices (sorted them in place, or zeroed the undefined accuracies?): sort a "+
 			"slice of indices, or copies, and leave the arguments as they were")
-	hintUsableSkipsFirst = newHint("usable context/shortest skipped", secPasskey,
+	hintUsableSkipsFirst = newHint("usable context/shortest skipped", secRecall,
 		"your scan starts at the second shortest distance: the shortest one is a measurement too, and when it fails "+
 			"the usable context is 0")
-	hintUsableFallback = generic("usable context/fallback", secPasskey,
+	hintUsableFallback = generic("usable context/fallback", secRecall,
 		"the usable context at threshold t is the longest measured distance D such that every measurement at a "+
 			"distance up to D is defined and has accuracy ≥ t; 0 when the shortest distance already fails")
 )
 
-// passkeyRun is one run's passkey evaluation, as three parallel slices.
-type passkeyRun struct {
+// recallRun is one run's recall evaluation, as three parallel slices.
+type recallRun struct {
 	dist []int
 	acc  []float64
 	def  []bool
 }
 
-func (r passkeyRun) clone() passkeyRun {
-	return passkeyRun{slices.Clone(r.dist), slices.Clone(r.acc), slices.Clone(r.def)}
+func (r recallRun) clone() recallRun {
+	return recallRun{slices.Clone(r.dist), slices.Clone(r.acc), slices.Clone(r.def)}
 }
 
 // permuted returns r's measurements in the order perm gives.
-func (r passkeyRun) permuted(perm []int) passkeyRun {
-	var out passkeyRun
+func (r recallRun) permuted(perm []int) recallRun {
+	var out recallRun
 	for _, i := range perm {
 		out.dist, out.acc, out.def = append(out.dist, r.dist[i]), append(out.acc, r.acc[i]), append(out.def, r.def[i])
 	}
@@ -101,12 +101,12 @@ func (r passkeyRun) permuted(perm []int) passkeyRun {
 }
 
 // passes reports whether measurement i passes at threshold t.
-func (r passkeyRun) passes(i int, t float64) bool { return r.def[i] && r.acc[i] >= t }
+func (r recallRun) passes(i int, t float64) bool { return r.def[i] && r.acc[i] >= t }
 
 // refUsable is the usable context by its definition, without sorting: the
 // longest measured distance D such that every measurement at a distance up
 // to D passes.
-func refUsable(r passkeyRun, t float64) int {
+func refUsable(r recallRun, t float64) int {
 	best := 0
 	for _, d := range r.dist {
 		ok := true
@@ -123,7 +123,7 @@ func refUsable(r passkeyRun, t float64) int {
 }
 
 // byDistance returns r's indices in increasing distance.
-func (r passkeyRun) byDistance() []int {
+func (r recallRun) byDistance() []int {
 	idx := make([]int, len(r.dist))
 	for i := range idx {
 		idx[i] = i
@@ -147,7 +147,7 @@ func scanUsable(dist []int, order []int, stop func(i int) bool) int {
 
 // usableVariants returns the known wrong answers for r at threshold t, each
 // with the hint that names its idea.
-func usableVariants(r passkeyRun, t float64) []variant[int] {
+func usableVariants(r recallRun, t float64) []variant[int] {
 	sorted := r.byDistance()
 	given := make([]int, len(r.dist))
 	for i := range given {
@@ -191,7 +191,7 @@ func usableVariants(r passkeyRun, t float64) []variant[int] {
 // diagUsable names the idea behind a wrong answer got for r at threshold t,
 // telling apart ideas that give the same answer there by the learner's
 // answers on usableProbes.
-func diagUsable(got int, r passkeyRun, t float64, fn func(distances []int, accuracy []float64, defined []bool, threshold float64) int) *Hint {
+func diagUsable(got int, r recallRun, t float64, fn func(distances []int, accuracy []float64, defined []bool, threshold float64) int) *Hint {
 	answers := func() []int {
 		out := make([]int, len(usableProbes))
 		for i, p := range usableProbes {
@@ -208,30 +208,33 @@ func diagUsable(got int, r passkeyRun, t float64, fn func(distances []int, accur
 // usableProbes are small evaluations that tell apart wrong ideas one
 // check's input may not.
 var usableProbes = []struct {
-	run passkeyRun
+	run recallRun
 	t   float64
 }{
 	// An undefined distance reading 1 (answer 2; skipping it or ignoring the
 	// flag both give 16) …
-	{passkeyRun{[]int{2, 4, 8, 16}, []float64{1, 1, 1, 1}, []bool{true, false, true, true}}, 0.9},
+	{recallRun{[]int{2, 4, 8, 16}, []float64{1, 1, 1, 1}, []bool{true, false, true, true}}, 0.9},
 	// … and one reading 0 (answer 2; skipping it gives 8, ignoring the flag 2).
-	{passkeyRun{[]int{2, 4, 8}, []float64{1, 0, 1}, []bool{true, false, true}}, 0.9},
+	{recallRun{[]int{2, 4, 8}, []float64{1, 0, 1}, []bool{true, false, true}}, 0.9},
 	// Shuffled (answer 10; in the given order 40, distances sorted alone 30).
-	{passkeyRun{[]int{30, 10, 40, 20, 50}, []float64{1, 1, 1, 0, 1}, []bool{true, true, true, true, true}}, 0.9},
+	{recallRun{[]int{30, 10, 40, 20, 50}, []float64{1, 1, 1, 0, 1}, []bool{true, true, true, true, true}}, 0.9},
 	// An accuracy at the threshold (answer 16; strict 4).
-	{passkeyRun{[]int{4, 8, 16, 32, 64}, []float64{1, 0.5, 1, 0.25, 1}, []bool{true, true, true, true, true}}, 0.5},
+	{recallRun{[]int{4, 8, 16, 32, 64}, []float64{1, 0.5, 1, 0.25, 1}, []bool{true, true, true, true, true}}, 0.5},
 }
 
-// The lab's passkey distances, and the accuracies of four of its runs (the
-// committed full run of lesson 8, rounded to 1/32: 32 passkeys a distance).
+// Four evaluations shaped like the lab's: twelve distances inside and past
+// L = 64, accuracies in steps of 1/32 (32 probes a distance). They are test
+// data with the shapes real runs have (a cliff, a late pass after a
+// failure, a slow decline, undefined entries past a learned table), not the
+// committed results, which lesson 8 reads with your function.
 var (
 	labDistances = []int{4, 8, 16, 32, 48, 62, 96, 126, 192, 254, 384, 510}
 	allDefined   = []bool{true, true, true, true, true, true, true, true, true, true, true, true}
-	ropeRun      = passkeyRun{labDistances, []float64{1, 1, 1, 1, 1, 1, 1, 0.96875, 0, 0, 0, 0}, allDefined}
-	alibiRun     = passkeyRun{labDistances, []float64{0.96875, 0.84375, 0.9375, 0.9375, 0.90625, 1, 0.71875, 0.6875, 0.5,
+	ropeRun      = recallRun{labDistances, []float64{1, 1, 1, 1, 1, 1, 1, 0.96875, 0, 0, 0, 0}, allDefined}
+	alibiRun     = recallRun{labDistances, []float64{0.96875, 0.84375, 0.9375, 0.9375, 0.90625, 1, 0.71875, 0.6875, 0.5,
 		0.375, 0.34375, 0.1875}, allDefined}
-	ntkRun     = passkeyRun{labDistances, []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 0.875, 0.90625, 0.84375}, allDefined}
-	learnedRun = passkeyRun{labDistances, []float64{1, 0.96875, 0.96875, 1, 1, 0.90625, 0, 0, 0, 0, 0, 0},
+	ntkRun     = recallRun{labDistances, []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 0.875, 0.90625, 0.84375}, allDefined}
+	learnedRun = recallRun{labDistances, []float64{1, 0.96875, 0.96875, 1, 1, 0.90625, 0, 0, 0, 0, 0, 0},
 		[]bool{true, true, true, true, true, true, false, false, false, false, false, false}}
 )
 
@@ -248,11 +251,11 @@ type UsableCase struct {
 
 // UsableCases is exercise 22's case table.
 type UsableCases struct {
-	Usable []UsableCase `doc:"UsableContext(Distances, Accuracy, Defined, Threshold) must equal Want: the longest distance D such that every measurement at a distance up to D is defined with an accuracy ≥ Threshold, 0 when the shortest already fails. The lab rows are accuracies of the committed run of lesson 8; some rows come in shuffled order."`
+	Usable []UsableCase `doc:"UsableContext(Distances, Accuracy, Defined, Threshold) must equal Want: the longest distance D such that every measurement at a distance up to D is defined with an accuracy ≥ Threshold, 0 when the shortest already fails. The first rows have the shapes of lab evaluations (test data, not the committed results); some rows come in shuffled order."`
 }
 
 func usableCases() UsableCases {
-	row := func(name string, r passkeyRun, t float64) UsableCase {
+	row := func(name string, r recallRun, t float64) UsableCase {
 		return UsableCase{name, r.dist, r.acc, r.def, t, refUsable(r, t)}
 	}
 	// The rope run shuffled: its answer is 126 only if the measurements are
@@ -266,20 +269,20 @@ func usableCases() UsableCases {
 	}
 	nan := math.NaN()
 	return UsableCases{Usable: []UsableCase{
-		row("lab_rope_at_0.9_is_126", ropeRun, 0.9),
-		row("lab_ntk_at_0.9_stops_before_a_late_pass", ntkRun, 0.9),
-		row("lab_alibi_at_0.9_is_4", alibiRun, 0.9),
-		row("lab_alibi_at_0.5_is_192", alibiRun, 0.5),
+		row("cliff_at_0.9_is_126", ropeRun, 0.9),
+		row("stops_before_a_late_pass", ntkRun, 0.9),
+		row("slow_decline_at_0.9_is_4", alibiRun, 0.9),
+		row("slow_decline_at_0.5_is_192", alibiRun, 0.5),
 		row("accuracy_exactly_at_the_threshold_passes", ropeRun, 0.96875),
-		row("lab_learned_undefined_past_62", learnedRun, 0.9),
+		row("undefined_past_62", learnedRun, 0.9),
 		row("undefined_entries_reading_1_still_end_it", learnedOnes, 0.5),
-		row("undefined_in_the_middle_ends_it", passkeyRun{[]int{4, 8, 16, 32}, []float64{1, nan, 1, 1},
+		row("undefined_in_the_middle_ends_it", recallRun{[]int{4, 8, 16, 32}, []float64{1, nan, 1, 1},
 			[]bool{true, false, true, true}}, 0.9),
-		row("shortest_distance_fails_is_0", passkeyRun{[]int{4, 8, 16}, []float64{0.5, 1, 1}, []bool{true, true, true}}, 0.9),
-		row("every_distance_passes", passkeyRun{labDistances, slices.Repeat([]float64{1}, len(labDistances)), allDefined}, 0.9),
+		row("shortest_distance_fails_is_0", recallRun{[]int{4, 8, 16}, []float64{0.5, 1, 1}, []bool{true, true, true}}, 0.9),
+		row("every_distance_passes", recallRun{labDistances, slices.Repeat([]float64{1}, len(labDistances)), allDefined}, 0.9),
 		row("any_order", shuffled, 0.9),
 		row("any_order_with_an_undefined_distance", learnedRun.permuted([]int{11, 3, 0, 6, 9, 1, 5, 10, 2, 7, 4, 8}), 0.9),
-		row("no_measurements_is_0", passkeyRun{[]int{}, []float64{}, []bool{}}, 0.9),
+		row("no_measurements_is_0", recallRun{[]int{}, []float64{}, []bool{}}, 0.9),
 	}}
 }
 
@@ -289,7 +292,7 @@ var usableArgs = argHints{hintUsableMutates, hintUsableMutates}
 func UsableContext(fn func(distances []int, accuracy []float64, defined []bool, threshold float64) int, cases UsableCases) *Exercise {
 	var checks []Check
 	for _, c := range cases.Usable {
-		r := passkeyRun{c.Distances, c.Accuracy, c.Defined}
+		r := recallRun{c.Distances, c.Accuracy, c.Defined}
 		call := fmt.Sprintf("UsableContext(distances=%v, accuracy=%v, defined=%v, threshold=%g)", r.dist, r.acc, r.def, c.Threshold)
 		var panicHint *Hint
 		if len(r.dist) == 0 {

@@ -3,7 +3,7 @@ package check
 import "sort"
 
 // Learner-style implementations of exercise 22 (Usable context from a
-// passkey evaluation), correct when bug is "" and otherwise wrong in one
+// recall evaluation), correct when bug is "" and otherwise wrong in one
 // classic way: each must fail with the hint that names its mistake
 // (feedback_test.go).
 

@@ -15,7 +15,7 @@ func init() {
 			Test: "TestInRangeDistance", Funcs: []string{"InRangeDistance"}, Lesson: 8, Section: secScaledLab.Title,
 			Difficulty: catalog.Medium},
 		Blurb: "from the frequencies before and after a scaling, the longest distance at which every rotary pair " +
-			"still meets only angles it met in training; then compare it with the lab's passkey accuracies.",
+			"still meets only angles it met in training; then compare it with the lab's recall.",
 		Hints: Hints{
 			Read: []Section{secSeen, secScaledLab},
 			Idea: []string{
@@ -29,8 +29,8 @@ func init() {
 					"scaled one.",
 				"- Any other pair leaves its arc past Δ = arc_i/scaled[i]. The answer is the smallest of these " +
 					"limits over every pair, pair 0 included, and +∞ when every pair went round.",
-				"- NTK at 8L on the lab's model (d = 8, base 10000, trainLen 64) gives 256, dynamic NTK with " +
-					"factor 2 at 512 gives 389.3, position interpolation by 8 gives 512.",
+				"- NTK at 8L on the lab's RoPE model (d = 16, base 10000, trainLen 64) gives 156.0, dynamic NTK " +
+					"with factor 2 at 512 gives 204.3, position interpolation by 8 gives 512.",
 			},
 			Code: []string{
 				"- Start from `math.Inf(1)`, loop over every pair from 0, and keep the minimum in float64, " +
@@ -72,7 +72,7 @@ var (
 			"distance trainLen, not (trainLen − 1)·trained[i]")
 	hintRangeRounded = newHint("in range/rounded", secScaledLab,
 		"do not round the distance to a whole number: return arc_i/scaled[i] as it is (dynamic NTK at 512 on the "+
-			"lab's model gives 389.3)")
+			"lab's RoPE model gives 204.3)")
 	hintRangeNoInf = newHint("in range/no limit", secScaledLab,
 		"when every pair went all the way round in training, no distance takes any pair off its trained angles: "+
 			"return math.Inf(1), not 0, −1 or a large number")
@@ -193,9 +193,9 @@ func rangeSame(a, b float64) bool { return closeTo(a, b, 1e-9) }
 
 // rangeProbes tell apart ideas that one check's input may not.
 var rangeProbes = []rangeInput{
-	// The lab's model under NTK ×8: right 256; turn decided with the scaled
-	// frequency 128; no exemption 64; largest or last limit 512.
-	labRange(posenc.NTKScaling(8)),
+	// The lab's rope-hd8 model under NTK ×8: right 256; turn decided with
+	// the scaled frequency 128; no exemption 64; largest or last limit 512.
+	hd8Range(posenc.NTKScaling(8)),
 	// A middle pair sets the limit: right 150; first 200, last and largest 300.
 	middlePair,
 	// The last pair is not the farthest: right 200, last 300, largest 500.
@@ -211,9 +211,15 @@ var middlePair = rangeInput{[]float64{1, 0.05, 0.01, 0.002}, []float64{1, 0.05 /
 // … and 200, 500 and 300.
 var lastNotFarthest = rangeInput{[]float64{1, 0.05, 0.01, 0.002}, []float64{1, 0.05 / 2, 0.01 / 5, 0.002 / 3}, 100}
 
-// labRange returns the lab's RoPE model (head dimension 8, base 10000,
+// labRange returns the lab's RoPE model (head dimension 16, base 10000,
 // trained on 64 tokens) before and after sc.
 func labRange(sc posenc.Scaling) rangeInput {
+	return rangeInput{refScaledFreq(16, 10000, posenc.Scaling{}), refScaledFreq(16, 10000, sc), 64}
+}
+
+// hd8Range returns the lab's rope-hd8 model (head dimension 8, the rest as
+// labRange's) before and after sc.
+func hd8Range(sc posenc.Scaling) rangeInput {
 	return rangeInput{refScaledFreq(8, 10000, posenc.Scaling{}), refScaledFreq(8, 10000, sc), 64}
 }
 
@@ -252,7 +258,7 @@ type InRangeCase struct {
 
 // InRangeCases is exercise 23's case table.
 type InRangeCases struct {
-	Distance []InRangeCase `doc:"InRangeDistance(Trained, Scaled, TrainLen) must equal Want, to 1e-9: the smallest TrainLen·Trained[i]/Scaled[i] over the pairs with TrainLen·Trained[i] < 2π, +Inf when there are none. The lab rows are its RoPE model (d = 8, base 10000, trained on 64 tokens) under each scaling; the lesson 5 rows a Llama 2 head (d = 128, 4096 tokens)."`
+	Distance []InRangeCase `doc:"InRangeDistance(Trained, Scaled, TrainLen) must equal Want, to 1e-9: the smallest TrainLen·Trained[i]/Scaled[i] over the pairs with TrainLen·Trained[i] < 2π, +Inf when there are none. The lab rows are its RoPE model (d = 16, base 10000, trained on 64 tokens) under each scaling, the hd8 rows its rope-hd8 model (d = 8); the lesson 5 rows a Llama 2 head (d = 128, 4096 tokens)."`
 }
 
 func inRangeCases() InRangeCases {
@@ -267,23 +273,26 @@ func inRangeCases() InRangeCases {
 	// Pair 1 of a two-pair head turns exactly once in 64 tokens: 64·(2π/64)
 	// is 2π exactly in float64.
 	oneTurn := rangeInput{[]float64{1, 2 * math.Pi / 64}, []float64{0.25, 2 * math.Pi / 64 / 4}, 64}
-	lab := refScaledFreq(8, 10000, posenc.Scaling{})
+	hd8 := refScaledFreq(8, 10000, posenc.Scaling{})
 	return InRangeCases{Distance: []InRangeCase{
 		row("lab_no_scaling_is_L", labRange(posenc.Scaling{})),
 		row("lab_pi_x8_is_8L", labRange(posenc.LinearScaling(8))),
-		row("lab_ntk_x8_is_4L", labRange(posenc.NTKScaling(8))),
-		row("lab_dynamic_ntk_at_8L_is_389.3", labRange(posenc.DynamicNTKScaling(2, 64, 512))),
+		row("lab_ntk_x8_is_156.0", labRange(posenc.NTKScaling(8))),
+		row("lab_dynamic_ntk_at_8L_is_204.3", labRange(posenc.DynamicNTKScaling(2, 64, 512))),
 		row("lab_yarn_x8_is_8L", labRange(posenc.YaRNScaling(8, 64))),
-		row("lab_ntk_x2_is_101.6", labRange(posenc.NTKScaling(2))),
+		row("lab_ntk_x2_is_86.1", labRange(posenc.NTKScaling(2))),
+		row("hd8_ntk_x8_is_4L", hd8Range(posenc.NTKScaling(8))),
+		row("hd8_dynamic_ntk_at_8L_is_389.3", hd8Range(posenc.DynamicNTKScaling(2, 64, 512))),
+		row("hd8_ntk_x2_is_101.6", hd8Range(posenc.NTKScaling(2))),
 		row("lesson_5_ntk_x4_falls_short_of_16384", llama2(posenc.NTKScaling(4))),
 		row("lesson_5_ntk_x6.68_reaches_16384", llama2(posenc.NTKScaling(math.Pow(4, 126/92.0)))),
 		row("lesson_5_yarn_x4_reaches_16384", llama2(posenc.YaRNScaling(4, 4096))),
 		row("pair_0_sets_the_limit", rangeInput{[]float64{1, 0.5}, []float64{0.5, 0.1}, 4}),
 		row("a_middle_pair_sets_the_limit", middlePair),
 		row("the_last_pair_is_not_the_farthest", lastNotFarthest),
-		row("faster_frequencies_halve_it", rangeInput{lab, []float64{2 * lab[0], 2 * lab[1], 2 * lab[2], 2 * lab[3]}, 64}),
+		row("faster_frequencies_halve_it", rangeInput{hd8, []float64{2 * hd8[0], 2 * hd8[1], 2 * hd8[2], 2 * hd8[3]}, 64}),
 		row("exactly_one_turn_is_all_the_way_round", oneTurn),
-		row("every_pair_went_round_is_inf", rangeInput{lab, slices.Clone(lab), 1 << 20}),
+		row("every_pair_went_round_is_inf", rangeInput{hd8, slices.Clone(hd8), 1 << 20}),
 	}}
 }
 

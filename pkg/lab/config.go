@@ -5,82 +5,122 @@ import (
 	"slices"
 )
 
-// Config is everything a lab run does: which encodings it trains, the model
-// and training sizes, and what it evaluates. DefaultConfig is the committed
-// run; QuickConfig the one make test runs.
+// Variant is a model that differs from its encoding's default in one way:
+// more heads (a smaller head dimension), NoPE layers or p-RoPE.
+type Variant struct {
+	Name       string   `json:"name"`
+	Encoding   Encoding `json:"encoding"`
+	Heads      int      `json:"heads,omitempty"`      // 0: Config.Heads
+	NoPEEvery  int      `json:"nope_every,omitempty"` // Model.NoPEEvery
+	Proportion float64  `json:"proportion,omitempty"` // Model.Proportion
+}
+
+// Config is everything a lab run does: which models it trains, with how
+// many seeds, the model and training sizes, and what it evaluates.
+// DefaultConfig is the committed run, LayersConfig the layer-pattern run
+// of lesson 9, Quick a small version of either for tests.
 type Config struct {
 	Encodings []Encoding `json:"encodings"`
+	Variants  []Variant  `json:"variants,omitempty"`
+	Seeds     []int64    `json:"seeds"` // each model is trained once per seed (weights and data)
 	Layers    int        `json:"layers"`
 	Dim       int        `json:"dim"`
 	Heads     int        `json:"heads"`
 	// TrainLen is L, the training length; T5Buckets and T5MaxLen configure
 	// T5's buckets (its last bucket begins near T5MaxLen).
-	TrainLen         int     `json:"train_len"`
-	T5Buckets        int     `json:"t5_buckets"`
-	T5MaxLen         int     `json:"t5_max_len"`
-	Batch            int     `json:"batch"`
-	Steps            int     `json:"steps"`
-	LearningRate     float64 `json:"learning_rate"`
-	PasskeyFraction  float64 `json:"passkey_fraction"`
-	Multiples        []int   `json:"multiples"`          // evaluation lengths, as multiples of L
-	EvalWindows      int     `json:"eval_windows"`       // validation windows per length
-	PasskeyDistances []int   `json:"passkey_distances"`  // distances from value to query
-	PasskeyExamples  int     `json:"passkey_examples"`   // sequences per distance
-	Scalings         bool    `json:"scalings"`           // evaluate RoPE with PI, NTK, dynamic NTK, YaRN
-	FinetuneSteps    int     `json:"finetune_steps"`     // PI fine-tune steps (0: none)
-	FinetuneMultiple int     `json:"finetune_multiple"`  // its length and PI factor, as a multiple of L
-	FinetuneBatch    int     `json:"finetune_batch"`     // its batch
-	DynamicNTKFactor float64 `json:"dynamic_ntk_factor"` // HF's factor in dynamic NTK's base formula
-	Seed             int64   `json:"seed"`
-	SaveCheckpoints  bool    `json:"save_checkpoints"`
+	TrainLen         int       `json:"train_len"`
+	T5Buckets        int       `json:"t5_buckets"`
+	T5MaxLen         int       `json:"t5_max_len"`
+	Batch            int       `json:"batch"`
+	Steps            int       `json:"steps"`
+	LearningRate     float64   `json:"learning_rate"`   // the schedule's peak
+	Warmup           int       `json:"warmup"`          // warm-up steps
+	MinLRFrac        float64   `json:"min_lr_fraction"` // the cosine's end, as a fraction of the peak
+	Clip             float64   `json:"clip"`            // global gradient-norm clip
+	RecallFrac       float64   `json:"recall_fraction"` // of each batch
+	Recall           Recall    `json:"recall"`
+	AnswerWeight     float32   `json:"answer_weight"`
+	ValidEvery       int       `json:"valid_every"`        // learning-curve interval, steps
+	CurveWindows     int       `json:"curve_windows"`      // validation windows of the learning curve
+	Multiples        []int     `json:"multiples"`          // evaluation lengths, as multiples of L
+	EvalWindows      int       `json:"eval_windows"`       // validation windows, the same targets at every length
+	Depths           []float64 `json:"depths"`             // where the probed pair stands, 0 (first) to 1 (last)
+	Probes           int       `json:"probes"`             // recall probes per length and depth
+	EvalSeed         uint64    `json:"eval_seed"`          // the probes' seed, the same for every model
+	Methods          []string  `json:"methods"`            // RoPE scalings evaluated without training
+	DynamicNTKFactor float64   `json:"dynamic_ntk_factor"` // HF's factor in dynamic NTK's base formula
+	// The fine-tunes of the RoPE model at FinetuneMultiple·L: with PI
+	// (factor FinetuneMultiple) and, as its control, without (0 steps: none).
+	FinetuneSteps    int  `json:"finetune_steps"`
+	FinetuneMultiple int  `json:"finetune_multiple"`
+	FinetuneBatch    int  `json:"finetune_batch"`
+	SaveCheckpoints  bool `json:"save_checkpoints"` // the first seed's models
 }
 
-// DefaultConfig is the full lab: six encodings trained on L = 64 for 800
-// steps, evaluated up to 8L, with every RoPE scaling and a PI fine-tune.
+// DefaultConfig is the lab of lesson 8: six encodings and a RoPE model with
+// a head dimension of 8, each trained with three seeds on L = 64 for 2,000
+// steps, evaluated up to 8L on loss and recall, the RoPE model also with
+// every scaling method and fine-tuned at 4L with and without PI.
 func DefaultConfig() Config {
 	return Config{
 		Encodings: slices.Clone(Encodings),
-		Layers:    2, Dim: 32, Heads: 4,
+		Variants:  []Variant{{Name: "rope-hd8", Encoding: RoPE, Heads: 8}},
+		Seeds:     []int64{1, 2, 3},
+		Layers:    2, Dim: 64, Heads: 4,
 		TrainLen: 64, T5Buckets: 32, T5MaxLen: 64,
-		Batch: 32, Steps: 800, LearningRate: 3e-3, PasskeyFraction: 0.25,
-		Multiples:   []int{1, 2, 4, 8},
-		EvalWindows: 32,
-		// Inside L (up to L−2, the farthest a passkey fits in L tokens), then beyond.
-		PasskeyDistances: []int{4, 8, 16, 32, 48, 62, 96, 126, 192, 254, 384, 510},
-		PasskeyExamples:  32,
-		Scalings:         true,
-		FinetuneSteps:    200, FinetuneMultiple: 4, FinetuneBatch: 8,
+		Batch: 32, Steps: 2000, LearningRate: 3e-3, Warmup: 100, MinLRFrac: 0.1, Clip: 1,
+		RecallFrac: 0.5, Recall: Recall{Pairs: 4, Queries: 12}, AnswerWeight: 6,
+		ValidEvery: 100, CurveWindows: 64,
+		Multiples:        []int{1, 2, 4, 8},
+		EvalWindows:      256,
+		Depths:           []float64{0, 0.25, 0.5, 0.75, 1},
+		Probes:           128,
+		EvalSeed:         1,
+		Methods:          slices.Clone(Methods),
 		DynamicNTKFactor: 2,
-		Seed:             1,
-		SaveCheckpoints:  true,
+		FinetuneSteps:    300, FinetuneMultiple: 4, FinetuneBatch: 8,
+		SaveCheckpoints: true,
 	}
 }
 
-// QuickConfig is a small lab for CI: every encoding and method, few steps,
-// short lengths. Its numbers show that the machinery works, not what the
-// encodings do.
-func QuickConfig() Config {
+// LayersConfig is the layer-pattern lab of lesson 9: four-layer models,
+// full RoPE against RoPE with every fourth layer NoPE (3:1) and p-RoPE
+// (a quarter of the pairs rotating), with NoPE as the reference.
+func LayersConfig() Config {
 	c := DefaultConfig()
-	c.Layers, c.Dim, c.Heads = 1, 16, 2
-	c.TrainLen, c.T5Buckets, c.T5MaxLen = 16, 16, 16
-	c.Batch, c.Steps = 8, 30
-	c.EvalWindows = 8
-	c.PasskeyDistances = []int{4, 14, 30, 62, 126}
-	c.PasskeyExamples = 16
-	c.FinetuneSteps, c.FinetuneBatch = 10, 4
-	c.SaveCheckpoints = false
+	c.Layers = 4
+	c.Encodings = []Encoding{RoPE, NoPE}
+	c.Variants = []Variant{
+		{Name: "rope-nope-3:1", Encoding: RoPE, NoPEEvery: 4},
+		{Name: "p-rope", Encoding: RoPE, Proportion: 0.25},
+	}
+	c.Methods, c.FinetuneSteps, c.SaveCheckpoints = nil, 0, false
 	return c
 }
 
-// XLAConfig is the larger model the lab trains by default on an XLA
-// backend (CPU or GPU): four layers of width 128 on L = 128.
-func XLAConfig() Config {
-	c := DefaultConfig()
-	c.Layers, c.Dim, c.Heads = 4, 128, 8
-	c.TrainLen, c.T5MaxLen = 128, 128
-	c.Batch, c.Steps = 64, 3000
-	c.PasskeyDistances = []int{8, 16, 32, 64, 96, 126, 192, 254, 384, 510, 766, 1022}
-	c.FinetuneBatch = 16
+// Quick returns a small version of c for tests: one layer of width 16 on
+// L = 16, two seeds, a few steps. Its numbers show that the machinery
+// works, not what the encodings do.
+func Quick(c Config) Config {
+	c.Seeds = []int64{1, 2}
+	c.Layers, c.Dim, c.Heads = 1, 16, 2
+	for i := range c.Variants {
+		if c.Variants[i].Heads != 0 {
+			c.Variants[i].Heads = 4
+		}
+		if c.Variants[i].NoPEEvery != 0 {
+			c.Layers, c.Variants[i].NoPEEvery = 2, 2
+		}
+	}
+	c.TrainLen, c.T5Buckets, c.T5MaxLen = 16, 16, 16
+	c.Batch, c.Steps, c.Warmup = 8, 30, 5
+	c.Recall = Recall{Pairs: 2, Queries: 4}
+	c.ValidEvery, c.CurveWindows = 10, 8
+	c.EvalWindows, c.Probes = 8, 16
+	if c.FinetuneSteps > 0 {
+		c.FinetuneSteps, c.FinetuneBatch = 10, 4
+	}
+	c.SaveCheckpoints = false
 	return c
 }
 
@@ -90,14 +130,25 @@ func (c Config) Model(e Encoding) Model {
 		T5Buckets: c.T5Buckets, T5MaxLen: c.T5MaxLen}
 }
 
+// VariantModel returns the model of variant v under c.
+func (c Config) VariantModel(v Variant) Model {
+	m := c.Model(v.Encoding)
+	if v.Heads != 0 {
+		m.Heads = v.Heads
+	}
+	m.NoPEEvery, m.Proportion = v.NoPEEvery, v.Proportion
+	return m
+}
+
 // Validate reports the first invalid field of c, naming it.
 func (c Config) Validate() error {
-	if len(c.Encodings) == 0 {
+	if len(c.Encodings)+len(c.Variants) == 0 {
 		return fmt.Errorf("lab: no encodings to train")
 	}
-	// The training first: a too short L is the reason, not what it does to a model.
-	if err := (Training{SeqLen: c.TrainLen, Batch: c.Batch, Steps: c.Steps, LearningRate: c.LearningRate,
-		PasskeyFraction: c.PasskeyFraction}).Validate(); err != nil {
+	if len(c.Seeds) == 0 {
+		return fmt.Errorf("lab: no seeds")
+	}
+	if err := c.training(c.Seeds[0]).Validate(); err != nil {
 		return err
 	}
 	for _, e := range c.Encodings {
@@ -105,20 +156,34 @@ func (c Config) Validate() error {
 			return err
 		}
 	}
+	for _, v := range c.Variants {
+		if v.Name == "" || slices.Contains(Encodings, Encoding(v.Name)) {
+			return fmt.Errorf("lab: a variant needs a name of its own, got %q", v.Name)
+		}
+		if err := c.VariantModel(v).Validate(); err != nil {
+			return fmt.Errorf("lab: variant %s: %w", v.Name, err)
+		}
+	}
 	if len(c.Multiples) == 0 || c.Multiples[0] != 1 || !slices.IsSorted(c.Multiples) {
 		return fmt.Errorf("lab: multiples must start at 1 and increase, got %v", c.Multiples)
 	}
-	longest := c.TrainLen * c.Multiples[len(c.Multiples)-1]
-	for _, d := range c.PasskeyDistances {
-		if d < 1 || d > longest-2 {
-			return fmt.Errorf("lab: passkey distance must be in [1, %d] (the longest length minus 2), got %d", longest-2, d)
+	for _, d := range c.Depths {
+		if !(d >= 0 && d <= 1) {
+			return fmt.Errorf("lab: depths must be in [0, 1], got %g", d)
+		}
+	}
+	for _, m := range c.Methods {
+		if !slices.Contains(Methods, m) {
+			return fmt.Errorf("lab: unknown scaling method %q (want one of %v)", m, Methods)
 		}
 	}
 	switch {
 	case c.EvalWindows < 1:
 		return fmt.Errorf("lab: eval windows must be positive, got %d", c.EvalWindows)
-	case c.PasskeyExamples < 1:
-		return fmt.Errorf("lab: passkey examples must be positive, got %d", c.PasskeyExamples)
+	case c.Probes < 1:
+		return fmt.Errorf("lab: probes must be positive, got %d", c.Probes)
+	case c.ValidEvery > 0 && c.CurveWindows < 1:
+		return fmt.Errorf("lab: curve windows must be positive, got %d", c.CurveWindows)
 	case c.FinetuneSteps < 0:
 		return fmt.Errorf("lab: fine-tune steps must not be negative, got %d", c.FinetuneSteps)
 	case c.FinetuneSteps > 0 && (c.FinetuneMultiple < 2 || c.FinetuneBatch < 1):
@@ -129,14 +194,20 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// passkeyLen returns the length a passkey at distance d is evaluated on:
-// the shortest evaluation length that holds it (the key, the value d
-// positions before the query, and the query).
-func (c Config) passkeyLen(d int) int {
-	for _, k := range c.Multiples {
-		if n := k * c.TrainLen; n >= d+2 {
-			return n
-		}
+// training returns the training of seed's models.
+func (c Config) training(seed int64) Training {
+	return Training{SeqLen: c.TrainLen, Batch: c.Batch, Steps: c.Steps,
+		Schedule: Schedule{Peak: c.LearningRate, Warmup: c.Warmup, Steps: c.Steps, MinFraction: c.MinLRFrac},
+		Clip:     c.Clip, RecallFraction: c.RecallFrac, Recall: c.Recall, AnswerWeight: c.AnswerWeight,
+		Seed: uint64(seed), ValidEvery: c.ValidEvery}
+}
+
+// TotalSteps is the number of training steps RunLab takes for c: every
+// model's and fine-tune's, for every seed.
+func (c Config) TotalSteps() int {
+	n := (len(c.Encodings) + len(c.Variants)) * c.Steps
+	if slices.Contains(c.Encodings, RoPE) {
+		n += 2 * c.FinetuneSteps
 	}
-	return 0
+	return n * len(c.Seeds)
 }

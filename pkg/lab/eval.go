@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/gomlx/compute"
@@ -57,14 +58,20 @@ func (e *Evaluator) run(b Batch) (loss [][]float32, answer []int32, err error) {
 	return loss, answer, nil
 }
 
-// LossByPosition returns the mean next-token loss (nats) at each of the
-// seqLen positions, over n windows of the validation text.
-func (e *Evaluator) LossByPosition(valid []int32, seqLen, n int) ([]float64, error) {
-	loss, _, err := e.run(ValidWindows(valid, n, seqLen))
+// losses returns the loss at every position of every window of b.
+func (e *Evaluator) losses(b Batch) ([][]float32, error) {
+	loss, _, err := e.run(b)
+	return loss, err
+}
+
+// LossByPosition returns the mean next-token loss (nats) at each position
+// of the windows of b.
+func (e *Evaluator) LossByPosition(b Batch) ([]float64, error) {
+	loss, err := e.losses(b)
 	if err != nil {
 		return nil, err
 	}
-	mean := make([]float64, seqLen)
+	mean := make([]float64, len(b.Inputs[0]))
 	for _, row := range loss {
 		for p, l := range row {
 			mean[p] += float64(l) / float64(len(loss))
@@ -73,30 +80,64 @@ func (e *Evaluator) LossByPosition(valid []int32, seqLen, n int) ([]float64, err
 	return mean, nil
 }
 
-// PasskeyAccuracy returns the fraction of n passkey sequences of seqLen
-// tokens, with the value distance positions before the query, whose value
-// the model predicts. Filler comes from the validation text; seed fixes the
-// values and filler positions.
-func (e *Evaluator) PasskeyAccuracy(valid []int32, seqLen, distance, n int, seed uint64) (float64, error) {
-	rng := rand.New(rand.NewPCG(seed, uint64(distance)))
-	var b Batch
-	values := make([]int32, n)
-	for i := range n {
-		in, tg, v, err := Passkey(rng, valid, rng.IntN(len(valid)-seqLen-1), seqLen, distance)
-		if err != nil {
-			return 0, err
-		}
-		b.Inputs, b.Targets, values[i] = append(b.Inputs, in), append(b.Targets, tg), v
+// MeanLoss returns the mean next-token loss (nats) over the last last
+// targets of every window of b (0: all of them).
+func (e *Evaluator) MeanLoss(b Batch, last int) (float64, error) {
+	per, err := e.LossByPosition(b)
+	if err != nil {
+		return 0, err
 	}
+	return meanLast(per, last), nil
+}
+
+// meanLast returns the mean of the last last values of per (0: all).
+func meanLast(per []float64, last int) float64 {
+	if last <= 0 || last > len(per) {
+		last = len(per)
+	}
+	sum := 0.0
+	for _, v := range per[len(per)-last:] {
+		sum += v
+	}
+	return sum / float64(last)
+}
+
+// Probes are recall probes of one length and depth, the same for every
+// model: Inputs[i] should be followed by Values[i].
+type Probes struct {
+	Inputs [][]int32
+	Values []int32
+}
+
+// NewProbes returns n probes of seqLen tokens at depth with pairs pairs,
+// their text from valid; seed fixes them (the same seed, length and depth
+// always give the same probes).
+func NewProbes(valid []int32, seqLen int, depth float64, pairs, n int, seed uint64) (Probes, error) {
+	rng := rand.New(rand.NewPCG(seed, uint64(seqLen)<<32|uint64(math.Round(depth*1e6))))
+	var p Probes
+	for range n {
+		in, v, err := Probe(rng, valid, rng.IntN(len(valid)-seqLen), seqLen, depth, pairs)
+		if err != nil {
+			return Probes{}, err
+		}
+		p.Inputs, p.Values = append(p.Inputs, in), append(p.Values, v)
+	}
+	return p, nil
+}
+
+// RecallCorrect returns how many of the probes the model answers: the
+// value is its most likely next token after the last one.
+func (e *Evaluator) RecallCorrect(p Probes) (int, error) {
+	b := Batch{Inputs: p.Inputs, Targets: p.Inputs} // the targets are not used
 	_, answer, err := e.run(b)
 	if err != nil {
 		return 0, err
 	}
 	correct := 0
 	for i, a := range answer {
-		if a == values[i] {
+		if a == p.Values[i] {
 			correct++
 		}
 	}
-	return float64(correct) / float64(n), nil
+	return correct, nil
 }

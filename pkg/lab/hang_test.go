@@ -30,8 +30,11 @@ func TestTrainingNeverHangs(t *testing.T) {
 	}
 	runs, steps, timeout := 6, 8, 90*time.Second
 	text := LoadText()
-	m := Model{Encoding: ALiBi, Layers: 2, Dim: 64, Heads: 4, TrainLen: 64}
-	tr := Training{SeqLen: 64, Batch: 32, Steps: steps, LearningRate: 1e-3, PasskeyFraction: 0.25, Seed: 1}
+	c := DefaultConfig() // 2 layers of width 64 on L = 64, batch 32
+	m := c.Model(ALiBi)
+	tr := c.training(1)
+	tr.Steps, tr.Schedule.Steps, tr.Schedule.Warmup = steps, steps, 2
+	tr.ValidEvery = 0 // no learning curve: no validation batch to give it
 	for i := range runs {
 		backend, err := posgraph.NewBackend()
 		if err != nil {

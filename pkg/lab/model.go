@@ -48,12 +48,23 @@ func ParseEncoding(s string) (Encoding, error) {
 // feed-forward layer, and a linear read-out to the next token's logits.
 // Encoding is its only position handling; Scaling, for RoPE, changes the
 // rotary frequencies at evaluation time (zero: none).
+//
+// Dimensions: batch b, sequence s, model width Dim, Heads heads of
+// Dim/Heads each, VocabSize tokens.
 type Model struct {
 	Encoding            Encoding
 	Layers, Dim, Heads  int
 	TrainLen            int            // L: the learned table has this many rows
 	Scaling             posenc.Scaling // RoPE only: PI, NTK, dynamic NTK or YaRN
 	T5Buckets, T5MaxLen int            // T5's buckets and where its last one begins
+	// NoPEEvery (RoPE only), when positive, leaves every NoPEEvery-th layer
+	// without RoPE (layer i with (i+1) % NoPEEvery == 0): 4 gives the 3:1
+	// interleaving of Llama 4 and Command A.
+	NoPEEvery int
+	// Proportion (RoPE only), when positive, rotates only that fraction of
+	// each head's pairs, the highest-frequency ones, the others left as they
+	// are (p-RoPE, Barbero et al. 2024; posenc.ProportionalScaling).
+	Proportion float64
 }
 
 // Validate reports the first invalid field of m, naming it.
@@ -75,6 +86,18 @@ func (m Model) Validate() error {
 	if m.Scaling.Kind != posenc.ScalingNone && m.Encoding != RoPE {
 		return fmt.Errorf("lab: scaling %s applies to rope only, not %s", m.Scaling.Kind, m.Encoding)
 	}
+	if (m.NoPEEvery != 0 || m.Proportion != 0) && m.Encoding != RoPE {
+		return fmt.Errorf("lab: NoPE layers and p-RoPE apply to rope only, not %s", m.Encoding)
+	}
+	if m.NoPEEvery < 0 {
+		return fmt.Errorf("lab: NoPE every must not be negative, got %d", m.NoPEEvery)
+	}
+	if !(m.Proportion >= 0 && m.Proportion <= 1) {
+		return fmt.Errorf("lab: rope proportion must be in [0, 1], got %g", m.Proportion)
+	}
+	if m.Proportion != 0 && m.Scaling.Kind != posenc.ScalingNone {
+		return fmt.Errorf("lab: a p-RoPE model cannot also take scaling %s", m.Scaling.Kind)
+	}
 	if m.Encoding == T5 {
 		if err := m.t5().Validate(); err != nil {
 			return fmt.Errorf("lab: t5 buckets %d, max length %d: %w", m.T5Buckets, m.T5MaxLen, err)
@@ -84,9 +107,18 @@ func (m Model) Validate() error {
 }
 
 // rope is the model's rotary encoding: halves layout, base 10000, its
-// scaling.
+// scaling (or its proportion of rotated pairs).
 func (m Model) rope() posenc.RoPE {
-	return posenc.NewRoPE(m.Dim / m.Heads).WithLayout(posenc.Halves).WithScaling(m.Scaling)
+	sc := m.Scaling
+	if m.Proportion != 0 {
+		sc = posenc.ProportionalScaling(m.Proportion)
+	}
+	return posenc.NewRoPE(m.Dim / m.Heads).WithLayout(posenc.Halves).WithScaling(sc)
+}
+
+// ropeAt reports whether layer i rotates its queries and keys.
+func (m Model) ropeAt(i int) bool {
+	return m.Encoding == RoPE && (m.NoPEEvery == 0 || (i+1)%m.NoPEEvery != 0)
 }
 
 // t5 is the model's T5 bucketing: causal (one-directional), T5Buckets
@@ -118,7 +150,7 @@ func (m Model) Logits(scope *model.Scope, tokens *graph.Node) *graph.Node {
 		h := norm.LayerNorm(layer.In("norm_attention"), x, -1).Done() // [batch, seq, dim]
 		// Causal multi-head self-attention: each position sees itself and earlier ones.
 		att := attention.SelfAttention(layer.In("attention"), h, m.Heads, m.Dim/m.Heads).WithCausalMask(true)
-		if m.Encoding == RoPE {
+		if m.ropeAt(i) {
 			att = att.WithPositionalEncoder(posgraph.NewRoPEEncoder(m.rope())) // rotates q and k
 		}
 		if bias != nil {

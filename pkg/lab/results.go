@@ -1,82 +1,50 @@
 package lab
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
-	"strings"
+	"slices"
 )
 
-// Results is what a lab run writes (results.json): how it ran, and every
-// number it measured.
+// Results is what a lab run writes (results.json): how it ran, its
+// configuration, and every number it measured, per model and seed.
 type Results struct {
-	Command     string      `json:"command"` // the command line that made it
-	Config      Config      `json:"config"`
-	Code        CodeVersion `json:"code"`
-	Environment Environment `json:"environment"`
-	Started     string      `json:"started"` // RFC 3339
-	WallSeconds float64     `json:"wall_seconds"`
-	Runs        []Run       `json:"runs"`
+	Provenance Provenance `json:"provenance"`
+	Config     Config     `json:"config"`
+	Baselines  Baselines  `json:"baselines"`
+	Runs       []Run      `json:"runs"`
 }
 
-// CodeVersion says which code made the results: the git commit, and whether
-// any of ResultFiles differed from it.
-type CodeVersion struct {
-	Commit string `json:"commit"`
-	Dirty  bool   `json:"dirty"`
+// Provenance says which code, command and machine made the results.
+type Provenance struct {
+	Command     string     `json:"command"`
+	Commit      string     `json:"commit"`
+	Dirty       bool       `json:"dirty"` // a file that decides the numbers differed from the commit
+	Backend     string     `json:"backend"`
+	GoVersion   string     `json:"go_version"`
+	CPU         string     `json:"cpu"`
+	Cores       int        `json:"cores"`
+	LoadBefore  [3]float64 `json:"load_before"`
+	LoadAfter   [3]float64 `json:"load_after"`
+	PeakRSSMiB  float64    `json:"peak_rss_mib"`
+	Started     string     `json:"started"` // RFC 3339
+	WallSeconds float64    `json:"wall_seconds"`
 }
 
-// ResultFiles are the files, relative to the repository root, whose code
-// decides the lab's numbers: a change to any of them after a run makes its
-// results stale (figures, summaries and the progress bar do not count).
-var ResultFiles = []string{
-	"pkg/lab/checkpoint.go", "pkg/lab/config.go", "pkg/lab/corpus.go", "pkg/lab/corpus/go-docs.txt",
-	"pkg/lab/data.go", "pkg/lab/eval.go", "pkg/lab/model.go", "pkg/lab/passkey.go",
-	"pkg/lab/run.go", "pkg/lab/train.go", "pkg/lab/vocab.go",
-}
-
-// CurrentCode returns the commit checked out in the git repository at dir,
-// and whether any of ResultFiles has uncommitted changes. Outside a git
-// checkout it returns an empty commit.
-func CurrentCode(dir string) CodeVersion {
-	git := func(args ...string) (string, error) {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		out, err := cmd.Output()
-		return strings.TrimSpace(string(out)), err
-	}
-	commit, err := git("rev-parse", "HEAD")
-	if err != nil {
-		return CodeVersion{}
-	}
-	status, err := git(append([]string{"status", "--porcelain", "--"}, ResultFiles...)...)
-	return CodeVersion{Commit: commit, Dirty: err != nil || status != ""}
-}
-
-// Environment describes the machine and backend.
-type Environment struct {
-	Backend      string     `json:"backend"` // GoMLX backend configuration
-	GoVersion    string     `json:"go_version"`
-	GOEXPERIMENT string     `json:"goexperiment"`
-	CPU          string     `json:"cpu"`
-	Cores        int        `json:"cores"`
-	LoadBefore   [3]float64 `json:"load_before"` // /proc/loadavg at the start
-	LoadAfter    [3]float64 `json:"load_after"`
-	PeakRSSMiB   float64    `json:"peak_rss_mib"`
-}
-
-// Run is one trained model, or a trained RoPE model evaluated with a
-// scaling method, or fine-tuned.
+// Run is one trained model and seed, or a trained RoPE model evaluated
+// with a scaling method, or fine-tuned.
 type Run struct {
-	Name        string      `json:"name"` // "rope", "rope+pi", "rope+pi-finetune", …
-	Encoding    Encoding    `json:"encoding"`
-	Scaling     string      `json:"scaling,omitempty"` // how the RoPE frequencies were scaled, per length
-	Train       *TrainStats `json:"train,omitempty"`   // nil for an evaluation-only run
-	EvalSeconds float64     `json:"eval_seconds"`
-	Lengths     []Length    `json:"lengths"`
-	Passkey     []PasskeyAt `json:"passkey"`
+	Name        string       `json:"name"` // "rope", "rope+pi", "rope+pi-finetune", …
+	Encoding    Encoding     `json:"encoding"`
+	Seed        int64        `json:"seed"`
+	Scaling     string       `json:"scaling,omitempty"` // how the RoPE frequencies were scaled, per length
+	Train       *TrainStats  `json:"train,omitempty"`   // nil for an evaluation-only run
+	EvalSeconds float64      `json:"eval_seconds"`
+	Lengths     []Length     `json:"lengths"`
+	Recall      []RecallCell `json:"recall"`
 }
 
 // Length is the validation loss at one evaluation length.
@@ -84,19 +52,23 @@ type Length struct {
 	Multiple int  `json:"multiple"` // of L
 	Length   int  `json:"length"`
 	Defined  bool `json:"defined"` // false: the model has no positions this far (learned)
-	// Mean is the loss averaged over every position and window (nats per
-	// character); PerPosition the average over windows at each position.
+	// Mean is the loss (nats per character) on the last L targets of every
+	// window: the same characters at every length. PerPosition is the mean
+	// over windows at each position.
 	Mean        float64   `json:"mean"`
 	PerPosition []float64 `json:"per_position,omitempty"`
 	Factor      float64   `json:"factor,omitempty"` // the scaling factor used at this length
 }
 
-// PasskeyAt is the passkey accuracy at one distance.
-type PasskeyAt struct {
-	Distance int     `json:"distance"`
-	Length   int     `json:"length"` // the sequence length it was evaluated on
+// RecallCell is recall at one length and depth: Correct of N probes.
+type RecallCell struct {
+	Multiple int     `json:"multiple"`
+	Length   int     `json:"length"`
+	Depth    float64 `json:"depth"`
+	Distance int     `json:"distance"` // from the probed value to the query
 	Defined  bool    `json:"defined"`
-	Accuracy float64 `json:"accuracy"`
+	Correct  int     `json:"correct"`
+	N        int     `json:"n"`
 }
 
 // ReadResults reads a results file.
@@ -121,49 +93,121 @@ func (r *Results) Write(path string) error {
 	return os.WriteFile(path, append(data, '\n'), 0o644)
 }
 
-// Run returns the run named name.
-func (r *Results) Run(name string) (*Run, error) {
+// Names returns the run names, in the order first run.
+func (r *Results) Names() []string {
+	var names []string
+	for _, run := range r.Runs {
+		if !slices.Contains(names, run.Name) {
+			names = append(names, run.Name)
+		}
+	}
+	return names
+}
+
+// Seeds returns the runs named name, one per seed, in seed order; an error
+// names the missing run.
+func (r *Results) Seeds(name string) ([]*Run, error) {
+	var runs []*Run
 	for i := range r.Runs {
 		if r.Runs[i].Name == name {
-			return &r.Runs[i], nil
+			runs = append(runs, &r.Runs[i])
 		}
 	}
-	return nil, fmt.Errorf("lab: results have no run %q", name)
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("lab: results have no run %q (have %v)", name, r.Names())
+	}
+	slices.SortFunc(runs, func(a, b *Run) int { return cmp.Compare(a.Seed, b.Seed) }) // not a.Seed − b.Seed: it overflows
+	return runs, nil
 }
 
-// Loss returns the mean loss at multiple·L, and whether it is defined.
-func (run *Run) Loss(multiple int) (float64, bool) {
+// Loss returns the loss of name at multiple·L for every seed, and whether
+// it is defined.
+func (r *Results) Loss(name string, multiple int) ([]float64, bool, error) {
+	runs, err := r.Seeds(name)
+	if err != nil {
+		return nil, false, err
+	}
+	var out []float64
+	for _, run := range runs {
+		l, ok := run.length(multiple)
+		if !ok {
+			return nil, false, fmt.Errorf("lab: run %q has no length %d×L", name, multiple)
+		}
+		if !l.Defined {
+			return nil, false, nil
+		}
+		out = append(out, l.Mean)
+	}
+	return out, true, nil
+}
+
+// PerPosition returns the loss by position of name at multiple·L, the mean
+// over seeds.
+func (r *Results) PerPosition(name string, multiple int) ([]float64, error) {
+	runs, err := r.Seeds(name)
+	if err != nil {
+		return nil, err
+	}
+	var mean []float64
+	for _, run := range runs {
+		l, ok := run.length(multiple)
+		if !ok || !l.Defined {
+			return nil, fmt.Errorf("lab: run %q has no loss at %d×L", name, multiple)
+		}
+		if mean == nil {
+			mean = make([]float64, len(l.PerPosition))
+		}
+		for p, v := range l.PerPosition {
+			mean[p] += v / float64(len(runs))
+		}
+	}
+	return mean, nil
+}
+
+// RecallStat is recall pooled over seeds at one length and depth.
+type RecallStat struct {
+	Defined          bool
+	Distance         int
+	Correct, N       int       // pooled over seeds
+	Rate, Lo, Hi     float64   // Correct/N and its 95% Wilson interval
+	PerSeed          []float64 // each seed's rate
+	SeedMin, SeedMax float64
+}
+
+// RecallAt returns the recall of name at multiple·L and depth.
+func (r *Results) RecallAt(name string, multiple int, depth float64) (RecallStat, error) {
+	runs, err := r.Seeds(name)
+	if err != nil {
+		return RecallStat{}, err
+	}
+	s := RecallStat{Defined: true, SeedMin: math.Inf(1), SeedMax: math.Inf(-1)}
+	for _, run := range runs {
+		i := slices.IndexFunc(run.Recall, func(c RecallCell) bool { return c.Multiple == multiple && c.Depth == depth })
+		if i < 0 {
+			return RecallStat{}, fmt.Errorf("lab: run %q has no recall at %d×L, depth %g", name, multiple, depth)
+		}
+		c := run.Recall[i]
+		s.Distance = c.Distance
+		if !c.Defined {
+			return RecallStat{Distance: c.Distance}, nil
+		}
+		s.Correct, s.N = s.Correct+c.Correct, s.N+c.N
+		rate := float64(c.Correct) / float64(c.N)
+		s.PerSeed = append(s.PerSeed, rate)
+		s.SeedMin, s.SeedMax = math.Min(s.SeedMin, rate), math.Max(s.SeedMax, rate)
+	}
+	s.Rate = float64(s.Correct) / float64(s.N)
+	s.Lo, s.Hi = Wilson(s.Correct, s.N)
+	return s, nil
+}
+
+func (run *Run) length(multiple int) (Length, bool) {
 	for _, l := range run.Lengths {
 		if l.Multiple == multiple {
-			return l.Mean, l.Defined
+			return l, true
 		}
 	}
-	return math.NaN(), false
-}
-
-// Accuracy returns the passkey accuracy at distance d, and whether it is
-// defined.
-func (run *Run) Accuracy(d int) (float64, bool) {
-	for _, p := range run.Passkey {
-		if p.Distance == d {
-			return p.Accuracy, p.Defined
-		}
-	}
-	return math.NaN(), false
-}
-
-// UsableContext returns the longest distance at which run's passkey
-// accuracy is at least threshold, with every shorter distance also at
-// least threshold; 0 if even the shortest fails.
-func (run *Run) UsableContext(threshold float64) int {
-	usable := 0
-	for _, p := range run.Passkey {
-		if !p.Defined || p.Accuracy < threshold {
-			break
-		}
-		usable = p.Distance
-	}
-	return usable
+	return Length{}, false
 }
 
 // round4 rounds v to 4 decimals, to keep results files small and diffs

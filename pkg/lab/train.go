@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
@@ -13,14 +14,23 @@ import (
 	"github.com/gomlx/gomlx/ml/train/optimizer"
 )
 
-// Training is how one model is trained: on windows of SeqLen tokens (the
-// training length L, or longer for a fine-tune), Batch sequences a step, of
-// which a fraction PasskeyFraction are passkey sequences and the rest text.
+// Training is how one model is trained: Steps steps of Batch sequences of
+// SeqLen tokens (the training length L, or longer for a fine-tune), a
+// fraction RecallFraction of them recall sequences and the rest text, with
+// Adam at the learning rates of Schedule and gradients clipped to a global
+// norm of Clip (0: none).
 type Training struct {
 	SeqLen, Batch, Steps int
-	LearningRate         float64
-	PasskeyFraction      float64
-	Seed                 uint64 // the data's seed; the weights' is Model's store
+	Schedule             Schedule
+	Clip                 float64
+	RecallFraction       float64
+	Recall               Recall
+	AnswerWeight         float32 // a recall answer's weight in the loss
+	Seed                 uint64  // the data's seed; the weights' is the store's
+	// Every ValidEvery steps (0: never) Train measures the validation loss
+	// on Valid, for the learning curve.
+	ValidEvery int
+	Valid      Batch
 }
 
 // Validate reports the first invalid field of t, naming it.
@@ -32,18 +42,28 @@ func (t Training) Validate() error {
 		return fmt.Errorf("lab: batch must be positive, got %d", t.Batch)
 	case t.Steps < 0:
 		return fmt.Errorf("lab: steps must not be negative, got %d", t.Steps)
-	case !(t.LearningRate > 0):
-		return fmt.Errorf("lab: learning rate must be positive, got %g", t.LearningRate)
-	case !(t.PasskeyFraction >= 0 && t.PasskeyFraction <= 1):
-		return fmt.Errorf("lab: passkey fraction must be in [0, 1], got %g", t.PasskeyFraction)
+	case t.Clip < 0:
+		return fmt.Errorf("lab: gradient clip must not be negative, got %g", t.Clip)
+	case !(t.RecallFraction >= 0 && t.RecallFraction <= 1):
+		return fmt.Errorf("lab: recall fraction must be in [0, 1], got %g", t.RecallFraction)
+	case !(t.AnswerWeight >= 0):
+		return fmt.Errorf("lab: answer weight must not be negative, got %g", t.AnswerWeight)
+	case t.ValidEvery < 0:
+		return fmt.Errorf("lab: validation interval must not be negative, got %d", t.ValidEvery)
+	}
+	if err := t.Schedule.Validate(); err != nil {
+		return err
+	}
+	if t.RecallFraction > 0 {
+		return t.Recall.Validate(t.SeqLen)
 	}
 	return nil
 }
 
 // Step is what Train reports after each step: Loss is the step's training
-// loss (the mean next-token loss in nats, passkey answers weighted by
-// AnswerWeight), TokensPerSecond the rate since the
-// start, not counting the first step (which compiles the graph).
+// loss (the weighted mean next-token loss in nats), TokensPerSecond the
+// rate since the start, not counting the first step (which compiles the
+// graph).
 type Step struct {
 	Step, Steps     int
 	Loss            float64
@@ -51,12 +71,21 @@ type Step struct {
 	Elapsed         time.Duration
 }
 
+// CurvePoint is one point of a learning curve: the mean training loss of
+// the steps since the previous point, and the validation loss.
+type CurvePoint struct {
+	Step  int     `json:"step"`
+	Train float64 `json:"train"`
+	Valid float64 `json:"valid"`
+}
+
 // TrainStats summarises a training run.
 type TrainStats struct {
-	Steps           int     `json:"steps"`
-	FinalLoss       float64 `json:"final_loss"` // mean loss of the last 10% of steps
-	Seconds         float64 `json:"seconds"`
-	TokensPerSecond float64 `json:"tokens_per_second"` // after the first step
+	Steps           int          `json:"steps"`
+	FinalLoss       float64      `json:"final_loss"` // mean training loss of the last 10% of steps
+	Seconds         float64      `json:"seconds"`
+	TokensPerSecond float64      `json:"tokens_per_second"` // after the first step
+	Curve           []CurvePoint `json:"curve,omitempty"`
 }
 
 // NewStore returns an empty variable store whose initial values come from
@@ -67,8 +96,8 @@ func NewStore(seed int64) *model.Store {
 	return store
 }
 
-// Train trains m's variables in store (creating them on first use) with
-// Adam, calling report (when not nil) after each step.
+// Train trains m's variables in store (creating them on first use),
+// calling report (when not nil) after each step.
 func Train(backend compute.Backend, store *model.Store, m Model, t Training, text Text, report func(Step)) (TrainStats, error) {
 	if err := m.Validate(); err != nil {
 		return TrainStats{}, err
@@ -79,24 +108,38 @@ func Train(backend compute.Backend, store *model.Store, m Model, t Training, tex
 	if max := m.MaxLen(); max > 0 && t.SeqLen > max {
 		return TrainStats{}, fmt.Errorf("lab: a %s model has no positions past %d, cannot train on %d", m.Encoding, max, t.SeqLen)
 	}
-	trainer := train.NewTrainer(backend, store, m.Logits, weightedLoss,
-		optimizer.Adam().LearningRate(t.LearningRate).Done(), nil, nil)
+	opt, err := newClippedAdam(t.Schedule.Peak, t.Clip)
+	if err != nil {
+		return TrainStats{}, err
+	}
+	trainer := train.NewTrainer(backend, store, m.Logits, weightedLoss, opt, nil, nil)
+	lr := optimizer.LearningRateVar(store.RootScope(), dtypes.Float32, t.Schedule.Peak)
+	var eval *Evaluator
+	if t.ValidEvery > 0 {
+		if eval, err = NewEvaluator(backend, store, m); err != nil {
+			return TrainStats{}, err
+		}
+	}
 	rng := rand.New(rand.NewPCG(t.Seed, 1))
-	numPasskey := int(float64(t.Batch)*t.PasskeyFraction + 0.5)
+	numRecall := int(float64(t.Batch)*t.RecallFraction + 0.5)
 	var (
-		stats     TrainStats
-		lossSum   float64
-		lossCount int
-		start     = time.Now()
-		warm      time.Time // end of the first step
+		stats             TrainStats
+		lossSum, curveSum float64
+		lossCount, curveN int
+		start             = time.Now()
+		warm              time.Time // end of the first step
 	)
 	for step := range t.Steps {
-		b := SampleLM(rng, text.Train, t.Batch-numPasskey, t.SeqLen)
-		p := SamplePasskey(rng, text.Train, numPasskey, t.SeqLen)
-		b.Inputs, b.Targets = append(b.Inputs, p.Inputs...), append(b.Targets, p.Targets...)
+		b := SampleLM(rng, text.Train, t.Batch-numRecall, t.SeqLen)
+		if numRecall > 0 {
+			b.add(SampleRecall(rng, text.Train, numRecall, t.SeqLen, t.Recall, t.AnswerWeight))
+		}
+		if err := lr.SetValue(tensors.FromScalar(float32(t.Schedule.At(step)))); err != nil {
+			return stats, err
+		}
 		metrics, err := trainer.TrainStep(train.Batch{
 			Inputs: []*tensors.Tensor{tensors.FromValue(b.Inputs)},
-			Labels: []*tensors.Tensor{tensors.FromValue(b.Targets), tensors.FromValue(weights(b.Targets))},
+			Labels: []*tensors.Tensor{tensors.FromValue(b.Targets), tensors.FromValue(b.Weights)},
 		})
 		if err != nil {
 			return stats, fmt.Errorf("lab: training %s, step %d: %w", m.Encoding, step, err)
@@ -104,6 +147,15 @@ func Train(backend compute.Backend, store *model.Store, m Model, t Training, tex
 		l := float64(tensors.ToScalar[float32](metrics[0]))
 		if step >= t.Steps-max(t.Steps/10, 1) {
 			lossSum, lossCount = lossSum+l, lossCount+1
+		}
+		curveSum, curveN = curveSum+l, curveN+1
+		if eval != nil && ((step+1)%t.ValidEvery == 0 || step+1 == t.Steps) {
+			v, err := eval.MeanLoss(t.Valid, 0)
+			if err != nil {
+				return stats, err
+			}
+			stats.Curve = append(stats.Curve, CurvePoint{Step: step + 1, Train: round4(curveSum / float64(curveN)), Valid: round4(v)})
+			curveSum, curveN = 0, 0
 		}
 		if step == 0 {
 			warm = time.Now()
@@ -122,28 +174,6 @@ func Train(backend compute.Backend, store *model.Store, m Model, t Training, tex
 		stats.FinalLoss = lossSum / float64(lossCount)
 	}
 	return stats, nil
-}
-
-// AnswerWeight is the weight of a passkey's answer in the training loss,
-// where every other position weighs 1: as much as a whole sequence of text,
-// so that the retrieval task is learned within the lab's few steps (at
-// weight 1 its 1 position in 64 was not, in 1,000 steps).
-const AnswerWeight = 64
-
-// weights returns the loss weight of every target: AnswerWeight for a
-// passkey's answer (a value token), 1 otherwise.
-func weights(targets [][]int32) [][]float32 {
-	w := make([][]float32, len(targets))
-	for i, row := range targets {
-		w[i] = make([]float32, len(row))
-		for j, t := range row {
-			w[i][j] = 1
-			if t >= TokenValue0 && j == len(row)-1 {
-				w[i][j] = AnswerWeight
-			}
-		}
-	}
-	return w
 }
 
 // tokenLoss returns −log p(target) at every position: logits [batch, seq,

@@ -2,7 +2,9 @@ package viz
 
 import (
 	"fmt"
+	"image/color"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -17,6 +19,9 @@ type Series struct {
 	X, Y   []float64
 	Points bool
 	Dashed bool
+	// Lo and Hi, when set (as long as Y), draw a vertical bar from Lo[j]
+	// to Hi[j] at each point: the spread over seeds, or an interval.
+	Lo, Hi []float64
 }
 
 // Range returns 0, 1, …, n−1 as float64: the X of a series indexed by
@@ -53,6 +58,12 @@ func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 			}
 		}
 		col := SeriesColor(i)
+		if s.Lo != nil || s.Hi != nil {
+			if len(s.Lo) != len(s.Y) || len(s.Hi) != len(s.Y) {
+				panic(fmt.Sprintf("viz.Lines: series %q has %d Y, %d Lo and %d Hi values", s.Name, len(s.Y), len(s.Lo), len(s.Hi)))
+			}
+			f.plot.Add(errorBars(s, col))
+		}
 		var thumb plot.Thumbnailer
 		if s.Points {
 			sc, err := plotter.NewScatter(pts)
@@ -111,4 +122,35 @@ func (f *Figure) LogX() *Figure {
 	return f
 }
 
+// errorBars returns the bars from Lo to Hi of s, in colour col.
+func errorBars(s Series, col color.Color) *plotter.YErrorBars {
+	var pts plotter.XYs
+	var errs plotter.YErrors
+	for j := range s.X {
+		if isFinite(s.X[j]) && isFinite(s.Y[j]) && isFinite(s.Lo[j]) && isFinite(s.Hi[j]) {
+			pts = append(pts, plotter.XY{X: s.X[j], Y: s.Y[j]})
+			errs = append(errs, struct{ Low, High float64 }{s.Y[j] - s.Lo[j], s.Hi[j] - s.Y[j]})
+		}
+	}
+	bars := &plotter.YErrorBars{XYs: pts, YErrors: errs, LineStyle: plotter.DefaultLineStyle, CapWidth: vg.Points(4)}
+	bars.LineStyle.Color = col
+	bars.LineStyle.Width = vg.Points(1)
+	return bars
+}
+
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// TicksX puts the horizontal axis' ticks at values, labelled with them as
+// integers where they are whole (evaluation lengths, say), and returns f.
+func (f *Figure) TicksX(values ...float64) *Figure {
+	ticks := make(plot.ConstantTicks, len(values))
+	for i, v := range values {
+		label := strconv.FormatFloat(v, 'g', 4, 64)
+		if v == math.Trunc(v) && math.Abs(v) < 1e9 {
+			label = strconv.FormatInt(int64(v), 10)
+		}
+		ticks[i] = plot.Tick{Value: v, Label: label}
+	}
+	f.plot.X.Tick.Marker = ticks
+	return f
+}

@@ -1,4 +1,4 @@
-package lab
+package report
 
 import (
 	"fmt"
@@ -6,10 +6,13 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/posenc/course/pkg/lab"
 )
 
-// Progress draws a progress bar for a lab run on w: the model, the step,
-// the loss, tokens per second and the time left. On a terminal it redraws
+// Progress draws a progress bar for a lab run on w: the model and seed,
+// the step, the loss, tokens per second and the time left; it is the run's
+// lab.Observer. On a terminal it redraws
 // one line; elsewhere (a notebook, a CI log) it prints a line every tenth
 // of the steps.
 type Progress struct {
@@ -23,7 +26,7 @@ type Progress struct {
 }
 
 // NewProgress returns a progress bar on w (nil: none) for a run of
-// totalSteps training steps in all (Config.TotalSteps); when it is positive
+// totalSteps training steps in all (lab.Config.TotalSteps); when it is positive
 // the bar also shows the whole run's ETA.
 func NewProgress(w io.Writer, totalSteps int) *Progress {
 	p := &Progress{w: w, totalSteps: totalSteps, start: time.Now()}
@@ -36,15 +39,31 @@ func NewProgress(w io.Writer, totalSteps int) *Progress {
 }
 
 // Begin starts the bar of one model.
-func (p *Progress) Begin(name string) {
+func (p *Progress) Begin(name string, seed int64) {
 	if p == nil {
 		return
 	}
-	p.name, p.lastTenth = name, -1
+	p.name, p.lastTenth = fmt.Sprintf("%s s%d", name, seed), -1
 }
 
-// Update draws step s of the current model.
-func (p *Progress) Update(s Step) {
+// Done prints the loss of a run at every length when it is evaluated.
+func (p *Progress) Done(run *lab.Run) {
+	if p == nil || p.w == nil {
+		return
+	}
+	s := ""
+	for _, l := range run.Lengths {
+		if l.Defined {
+			s += fmt.Sprintf(" %d×L %.3f", l.Multiple, l.Mean)
+		} else {
+			s += fmt.Sprintf(" %d×L —", l.Multiple)
+		}
+	}
+	fmt.Fprintf(p.w, "%-22s loss%s (%.0f s to evaluate)\n", fmt.Sprintf("%s s%d", run.Name, run.Seed), s, run.EvalSeconds)
+}
+
+// Step draws step s of the current model.
+func (p *Progress) Step(s lab.Step) {
 	if p == nil || p.w == nil {
 		return
 	}
@@ -66,7 +85,7 @@ func (p *Progress) Update(s Step) {
 			eta += ", lab " + fmtDuration(float64(p.totalSteps-p.doneSteps-s.Step)*perStep)
 		}
 	}
-	line := fmt.Sprintf("%-18s %s %5d/%d  loss %.3f  %5.1fk tok/s  ETA %s", p.name, bar, s.Step, s.Steps,
+	line := fmt.Sprintf("%-22s %s %5d/%d  loss %.3f  %5.1fk tok/s  ETA %s", p.name, bar, s.Step, s.Steps,
 		s.Loss, s.TokensPerSecond/1000, eta)
 	if p.terminal {
 		fmt.Fprintf(p.w, "\r%-100s", line)

@@ -1,0 +1,352 @@
+package lab
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/posenc/course/pkg/posgraph"
+)
+
+// recorder is an Observer that counts what RunLab reports.
+type recorder struct {
+	begun []string // "name s<seed>"
+	steps int
+	done  int
+	bad   string // the first step out of order
+	last  Step
+}
+
+func (r *recorder) Begin(name string, seed int64) {
+	r.begun = append(r.begun, fmt.Sprintf("%s s%d", name, seed))
+	r.last = Step{}
+}
+
+func (r *recorder) Step(s Step) {
+	if r.bad == "" && (s.Step != r.last.Step+1 || s.Steps < s.Step || !(s.Loss > 0)) {
+		r.bad = fmt.Sprintf("%+v after %+v", s, r.last)
+	}
+	r.steps++
+	r.last = s
+}
+
+func (r *recorder) Done(*Run) { r.done++ }
+
+// quickRuns are the runs of Quick(DefaultConfig()), for every seed.
+var quickRuns = []string{
+	"none", "sinusoidal", "learned", "rope", "alibi", "t5", "rope-hd8",
+	"rope+pi", "rope+ntk", "rope+dynamic", "rope+ntk-eff", "rope+yarn", "rope+yarn-notemp",
+	"rope+pi-finetune", "rope-finetune",
+}
+
+// sameNumbers reports whether a and b measured the same, their times
+// aside.
+func sameNumbers(a, b Run) bool {
+	a.EvalSeconds, b.EvalSeconds = 0, 0
+	if a.Train != nil && b.Train != nil {
+		at, bt := *a.Train, *b.Train
+		at.Seconds, bt.Seconds, at.TokensPerSecond, bt.TokensPerSecond = 0, 0, 0, 0
+		a.Train, b.Train = &at, &bt
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// The quick lab end to end on the pure-Go backend: every model, scaling
+// and fine-tune for both seeds, what each measured, results.json, the
+// checkpoints, and the same numbers when run again.
+func TestQuickLab(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains 14 models and 4 fine-tunes")
+	}
+	backend := posgraph.GoBackend()
+	dir := t.TempDir()
+	c := Quick(DefaultConfig())
+	c.SaveCheckpoints = true
+	obs := &recorder{}
+	finished := 0
+	res, err := RunLab(c, Options{Backend: backend, OutDir: dir, Observer: obs,
+		Provenance: Provenance{Command: "test", Backend: "go"},
+		Finish:     func(p *Provenance) { finished++; p.PeakRSSMiB = float64(finished) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(t *testing.T, name string, seed int64) Run {
+		t.Helper()
+		runs, err := res.Seeds(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range runs {
+			if r.Seed == seed {
+				return *r
+			}
+		}
+		t.Fatalf("no run %s with seed %d", name, seed)
+		return Run{}
+	}
+
+	t.Run("runs", func(t *testing.T) {
+		if got := res.Names(); !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(quickRuns))) {
+			t.Errorf("runs %v; want %v", got, quickRuns)
+		}
+		if len(res.Runs) != len(quickRuns)*len(c.Seeds) {
+			t.Errorf("%d runs; want %d: %d names × %d seeds", len(res.Runs), len(quickRuns)*len(c.Seeds), len(quickRuns), len(c.Seeds))
+		}
+		for _, name := range quickRuns {
+			runs, err := res.Seeds(name)
+			if err != nil {
+				t.Error(err)
+				continue
+			}
+			var seeds []int64
+			for _, r := range runs {
+				seeds = append(seeds, r.Seed)
+			}
+			if !slices.Equal(seeds, c.Seeds) {
+				t.Errorf("%s: seeds %v; want %v", name, seeds, c.Seeds)
+			}
+		}
+		// Each seed's models start from their own weights and data.
+		if a, b := run(t, "rope", 1), run(t, "rope", 2); a.Lengths[0].Mean == b.Lengths[0].Mean {
+			t.Errorf("rope: seeds 1 and 2 have the same loss at L, %g", a.Lengths[0].Mean)
+		}
+	})
+
+	t.Run("observer and provenance", func(t *testing.T) {
+		if got, want := obs.steps, c.TotalSteps(); got != want {
+			t.Errorf("%d steps reported; want TotalSteps() = %d", got, want)
+		}
+		if got, want := len(obs.begun), (7+2)*len(c.Seeds); got != want {
+			t.Errorf("%d trainings begun (%v); want %d", got, obs.begun, want)
+		}
+		if obs.done != len(res.Runs) || obs.bad != "" {
+			t.Errorf("%d runs done, %d in the results; steps out of order: %q", obs.done, len(res.Runs), obs.bad)
+		}
+		p := res.Provenance
+		if p.Command != "test" || p.Backend != "go" || p.Started == "" || p.PeakRSSMiB != float64(finished) || finished < len(res.Runs) {
+			t.Errorf("provenance %+v after %d calls of Finish; want the command and backend given, a start, Finish's last value", p, finished)
+		}
+	})
+
+	t.Run("lengths", func(t *testing.T) {
+		for _, r := range res.Runs {
+			if len(r.Lengths) != len(c.Multiples) || len(r.Recall) != len(c.Multiples)*len(c.Depths) {
+				t.Errorf("%s s%d: %d lengths and %d recall cells; want %d and %d", r.Name, r.Seed, len(r.Lengths), len(r.Recall), len(c.Multiples), len(c.Multiples)*len(c.Depths))
+				continue
+			}
+			for i, l := range r.Lengths {
+				want := r.Name != "learned" || l.Multiple == 1 // a learned table has no rows past L
+				if l.Multiple != c.Multiples[i] || l.Length != l.Multiple*c.TrainLen || l.Defined != want {
+					t.Errorf("%s s%d: length %+v; want %d×L, defined %t", r.Name, r.Seed, l, c.Multiples[i], want)
+				}
+				if l.Defined && (!(l.Mean > 0 && l.Mean < math.Log(VocabSize)+1) || len(l.PerPosition) != l.Length) {
+					t.Errorf("%s s%d at %d×L: loss %g over %d positions; want a loss of a model that learned something, at every position", r.Name, r.Seed, l.Multiple, l.Mean, len(l.PerPosition))
+				}
+			}
+			for _, cell := range r.Recall {
+				want := r.Name != "learned" || cell.Multiple == 1
+				if cell.Defined != want || cell.N != c.Probes || cell.Correct < 0 || cell.Correct > cell.N ||
+					cell.Distance != ProbeDistance(cell.Length, ProbeOffset(cell.Length, cell.Depth)) {
+					t.Errorf("%s s%d: recall %+v; want defined %t, %d probes", r.Name, r.Seed, cell, want, c.Probes)
+				}
+			}
+		}
+	})
+
+	t.Run("scaling", func(t *testing.T) {
+		for _, seed := range c.Seeds {
+			rope := run(t, "rope", seed)
+			for _, m := range c.Methods {
+				r := run(t, "rope+"+m, seed)
+				if r.Train != nil || r.Scaling != m || r.Encoding != RoPE {
+					t.Errorf("rope+%s s%d: train %v, scaling %q, encoding %s; want an evaluation of rope with %s", m, seed, r.Train, r.Scaling, r.Encoding, m)
+				}
+				// At L every method is the identity: the numbers of rope.
+				if !reflect.DeepEqual(r.Lengths[0], rope.Lengths[0]) || !reflect.DeepEqual(r.Recall[:len(c.Depths)], rope.Recall[:len(c.Depths)]) {
+					t.Errorf("rope+%s s%d at L: %+v\n%+v\nwant rope's %+v\n%+v", m, seed, r.Lengths[0], r.Recall[:len(c.Depths)], rope.Lengths[0], rope.Recall[:len(c.Depths)])
+				}
+				for _, l := range r.Lengths[1:] {
+					if want := MethodScaling(m, l.Length, c.TrainLen, c.DynamicNTKFactor).Factor; l.Factor != want {
+						t.Errorf("rope+%s s%d at %d×L: factor %g; want %g", m, seed, l.Multiple, l.Factor, want)
+					}
+				}
+			}
+			// Past L a scaling changes what the model computes.
+			if pi := run(t, "rope+pi", seed); pi.Lengths[len(c.Multiples)-1].Mean == rope.Lengths[len(c.Multiples)-1].Mean {
+				t.Errorf("s%d: rope+pi's loss at the longest length equals rope's, %g: no scaling applied", seed, rope.Lengths[len(c.Multiples)-1].Mean)
+			}
+			// ntk-eff is dynamic NTK's control: the same frequencies at each
+			// length, so the same numbers.
+			dyn, eff := run(t, "rope+dynamic", seed), run(t, "rope+ntk-eff", seed)
+			for i := range dyn.Lengths {
+				d, e := dyn.Lengths[i], eff.Lengths[i]
+				if d.Mean != e.Mean || !slices.Equal(d.PerPosition, e.PerPosition) {
+					t.Errorf("s%d at %d×L: rope+dynamic's loss %g, rope+ntk-eff's %g; want equal", seed, d.Multiple, d.Mean, e.Mean)
+				}
+			}
+			if !reflect.DeepEqual(dyn.Recall, eff.Recall) {
+				t.Errorf("s%d: rope+dynamic's recall %+v, rope+ntk-eff's %+v; want equal", seed, dyn.Recall, eff.Recall)
+			}
+		}
+	})
+
+	t.Run("fine-tunes", func(t *testing.T) {
+		for _, seed := range c.Seeds {
+			rope := run(t, "rope", seed)
+			for _, c2 := range []struct{ name, scaling string }{{"rope+pi-finetune", "pi×4"}, {"rope-finetune", ""}} {
+				r := run(t, c2.name, seed)
+				if r.Train == nil || r.Train.Steps != c.FinetuneSteps || r.Scaling != c2.scaling || len(r.Train.Curve) != 0 {
+					t.Errorf("%s s%d: train %+v, scaling %q; want %d steps, no curve, scaling %q", c2.name, seed, r.Train, r.Scaling, c.FinetuneSteps, c2.scaling)
+				}
+				if r.Lengths[0].Mean == rope.Lengths[0].Mean {
+					t.Errorf("%s s%d: the loss at L of the model it started from, %g: not trained", c2.name, seed, rope.Lengths[0].Mean)
+				}
+			}
+			if pi, plain := run(t, "rope+pi-finetune", seed), run(t, "rope-finetune", seed); pi.Lengths[0].Mean == plain.Lengths[0].Mean {
+				t.Errorf("s%d: the fine-tunes with and without PI have the same loss at L", seed)
+			}
+		}
+	})
+
+	t.Run("learning curves", func(t *testing.T) {
+		var want []int
+		for s := c.ValidEvery; s <= c.Steps; s += c.ValidEvery {
+			want = append(want, s)
+		}
+		if want[len(want)-1] != c.Steps {
+			want = append(want, c.Steps)
+		}
+		for _, r := range res.Runs {
+			if r.Train == nil || strings.HasSuffix(r.Name, "finetune") {
+				continue
+			}
+			var steps []int
+			for _, p := range r.Train.Curve {
+				steps = append(steps, p.Step)
+				if !(p.Train > 0) || !(p.Valid > 0) || math.IsInf(p.Train, 0) || math.IsInf(p.Valid, 0) {
+					t.Errorf("%s s%d: curve point %+v", r.Name, r.Seed, p)
+				}
+			}
+			if !slices.Equal(steps, want) {
+				t.Errorf("%s s%d: curve at steps %v; want %v", r.Name, r.Seed, steps, want)
+			}
+			if r.Train.Steps != c.Steps || !(r.Train.FinalLoss > 0) {
+				t.Errorf("%s s%d: %+v", r.Name, r.Seed, *r.Train)
+			}
+		}
+	})
+
+	t.Run("baselines", func(t *testing.T) {
+		b := res.Baselines
+		if !(b.Bigram > 0 && b.Bigram < b.Unigram && b.Unigram < math.Log(VocabSize)) {
+			t.Errorf("baselines %+v; want 0 < bigram < unigram < ln %d", b, VocabSize)
+		}
+	})
+
+	t.Run("results.json", func(t *testing.T) {
+		back, err := ReadResults(filepath.Join(dir, "results.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(back, res) {
+			t.Error("results.json read back differs from the results RunLab returned")
+		}
+	})
+
+	t.Run("checkpoints", func(t *testing.T) {
+		files, _ := filepath.Glob(filepath.Join(dir, "checkpoints", "*.gob"))
+		var got []string
+		for _, f := range files {
+			got = append(got, strings.TrimSuffix(filepath.Base(f), ".gob"))
+		}
+		want := slices.DeleteFunc(slices.Clone(quickRuns), func(n string) bool { return strings.HasPrefix(n, "rope+") && !strings.HasSuffix(n, "finetune") })
+		if slices.Sort(got); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
+			t.Errorf("checkpoints %v; want one per trained model and fine-tune, %v", got, want)
+		}
+		// The first seed's RoPE model, loaded, measures what its run did.
+		store, err := LoadCheckpoint(filepath.Join(dir, "checkpoints", "rope.gob"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := NewEvaluator(backend, store, c.Model(RoPE))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := NewWindows(LoadText().Valid, c.EvalWindows, c.TrainLen*c.Multiples[len(c.Multiples)-1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		loss, err := e.MeanLoss(w.Batch(LoadText().Valid, c.TrainLen), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := run(t, "rope", c.Seeds[0]).Lengths[0].Mean; math.Abs(loss-want) > 1e-4 {
+			t.Errorf("the loaded checkpoint's loss at L = %.5f; want the run's %.4f", loss, want)
+		}
+	})
+
+	// The same numbers again, the seeds in the other order: a model's
+	// results depend on its seed only, not on what ran before it.
+	t.Run("deterministic", func(t *testing.T) {
+		again := c
+		again.Seeds, again.SaveCheckpoints = []int64{2, 1}, false
+		res2, err := RunLab(again, Options{Backend: backend})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res2.Baselines != res.Baselines {
+			t.Errorf("baselines %+v, then %+v", res.Baselines, res2.Baselines)
+		}
+		if len(res2.Runs) != len(res.Runs) {
+			t.Errorf("%d runs, then %d", len(res.Runs), len(res2.Runs))
+		}
+		for _, r2 := range res2.Runs {
+			if r := run(t, r2.Name, r2.Seed); !sameNumbers(r, r2) {
+				t.Errorf("%s s%d differs when run again:\n%+v\n%+v", r2.Name, r2.Seed, r, r2)
+			}
+		}
+	})
+}
+
+// Lesson 9's layer patterns, quick and with one seed: full RoPE, NoPE, and
+// the two variants.
+func TestQuickLayers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains 4 models")
+	}
+	c := Quick(LayersConfig())
+	c.Seeds = []int64{1}
+	dir := t.TempDir()
+	res, err := RunLab(c, Options{Backend: posgraph.GoBackend(), OutDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := slices.Sorted(slices.Values(res.Names())), []string{"none", "p-rope", "rope", "rope-nope-3:1"}; !slices.Equal(got, want) {
+		t.Fatalf("runs %v; want %v", got, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "checkpoints")); err == nil {
+		t.Error("LayersConfig saves no checkpoints, but a checkpoints folder was made")
+	}
+	losses := map[float64]string{}
+	for _, r := range res.Runs {
+		if r.Train == nil || len(r.Train.Curve) == 0 || len(r.Lengths) != len(c.Multiples) {
+			t.Errorf("%s: %+v", r.Name, r)
+			continue
+		}
+		for _, l := range r.Lengths {
+			if !l.Defined || !(l.Mean > 0) {
+				t.Errorf("%s at %d×L: %+v", r.Name, l.Multiple, l)
+			}
+		}
+		// Four different models: four different losses.
+		if other, ok := losses[r.Lengths[0].Mean]; ok {
+			t.Errorf("%s and %s have the same loss at L, %g: the same model?", r.Name, other, r.Lengths[0].Mean)
+		}
+		losses[r.Lengths[0].Mean] = r.Name
+	}
+}

@@ -1,0 +1,92 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/posenc/course/pkg/lab"
+)
+
+// Summary returns the headline table of r: each run's loss at every
+// evaluation length (mean over seeds, with their range) and its recall at
+// every length (pooled over depths and seeds), then the baselines, the
+// wall time and the machine.
+func Summary(r *lab.Results) string {
+	var b strings.Builder
+	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(w, "run\t")
+	for _, k := range r.Config.Multiples {
+		fmt.Fprintf(w, "loss %d×L\t", k)
+	}
+	fmt.Fprint(w, "|")
+	for _, k := range r.Config.Multiples {
+		fmt.Fprintf(w, "recall %d×L\t", k)
+	}
+	fmt.Fprintln(w)
+	for _, name := range r.Names() {
+		fmt.Fprintf(w, "%s\t", name)
+		for _, k := range r.Config.Multiples {
+			fmt.Fprintf(w, "%s\t", SpreadText(r, name, k))
+		}
+		fmt.Fprint(w, "|")
+		for _, k := range r.Config.Multiples {
+			fmt.Fprintf(w, "%s\t", RecallPooledText(r, name, k))
+		}
+		fmt.Fprintln(w)
+	}
+	w.Flush()
+	p := r.Provenance
+	fmt.Fprintf(&b, "L = %d; %d seeds; loss in nats per character on the same last-L targets at every length, mean [min–max over seeds];\n",
+		r.Config.TrainLen, len(r.Config.Seeds))
+	fmt.Fprintf(&b, "recall pooled over depths and seeds (chance %.3f); — undefined; baselines: unigram %.3f, bigram %.3f\n",
+		1/float64(len(lab.Symbols)), r.Baselines.Unigram, r.Baselines.Bigram)
+	fmt.Fprintf(&b, "%.0f s on %s (%d cores, load %.2f → %.2f), backend %s, %s\n", p.WallSeconds,
+		p.CPU, p.Cores, p.LoadBefore[0], p.LoadAfter[0], p.Backend, p.GoVersion)
+	return b.String()
+}
+
+// SpreadText returns the loss of name at multiple·L over seeds as "1.661
+// [1.650–1.672]", "—" where undefined, "?" where missing.
+func SpreadText(r *lab.Results, name string, multiple int) string {
+	xs, ok, err := r.Loss(name, multiple)
+	switch {
+	case err != nil:
+		return "?"
+	case !ok:
+		return "—"
+	}
+	s := lab.SpreadOf(xs)
+	if s.N == 1 {
+		return fmt.Sprintf("%.3f", s.Mean)
+	}
+	return fmt.Sprintf("%.3f [%.3f–%.3f]", s.Mean, s.Min, s.Max)
+}
+
+// RecallPooled returns name's recall at multiple·L pooled over every depth
+// and seed: correct answers, probes, and whether it is defined.
+func RecallPooled(r *lab.Results, name string, multiple int) (correct, n int, defined bool, err error) {
+	for _, d := range r.Config.Depths {
+		s, err := r.RecallAt(name, multiple, d)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		if !s.Defined {
+			return 0, 0, false, nil
+		}
+		correct, n = correct+s.Correct, n+s.N
+	}
+	return correct, n, true, nil
+}
+
+// RecallPooledText returns RecallPooled as "0.84".
+func RecallPooledText(r *lab.Results, name string, multiple int) string {
+	k, n, ok, err := RecallPooled(r, name, multiple)
+	switch {
+	case err != nil:
+		return "?"
+	case !ok:
+		return "—"
+	}
+	return fmt.Sprintf("%.2f", float64(k)/float64(n))
+}
