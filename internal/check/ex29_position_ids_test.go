@@ -34,23 +34,28 @@ func mutIDs(bug string) func(mask []int) []int {
 			}
 			return out
 		}
+		// Written as a learner would, apart from refIDs: a running position
+		// for the real tokens, something for the pads.
 		out := make([]int, len(mask))
-		count := 0
+		pos := -1
+		if bug == "no_minus_one" {
+			pos = 0 // counts real tokens from 1
+		}
+		sum := 0
 		for i, m := range mask {
-			count += m
 			switch {
-			case bug == "index":
+			case bug == "index": // the mask ignored: positions 0, 1, 2, …
 				out[i] = i
-			case m == 0 && bug == "no_fill":
-				out[i] = count - 1
-			case m == 0 && bug == "pads_zero":
+			case bug == "no_fill": // cumsum − 1 everywhere, pads not overwritten
+				sum += m
+				out[i] = sum - 1
+			case m == 1:
+				pos++
+				out[i] = pos
+			case bug == "pads_zero":
 				out[i] = 0
-			case m == 0:
-				out[i] = 1
-			case bug == "no_minus_one":
-				out[i] = count
 			default:
-				out[i] = count - 1
+				out[i] = 1
 			}
 		}
 		return out
