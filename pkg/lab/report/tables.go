@@ -66,17 +66,34 @@ func SpreadText(r *lab.Results, name string, multiple int) string {
 // RecallPooled returns name's recall at multiple·L pooled over every depth
 // and seed: correct answers, probes, and whether it is defined.
 func RecallPooled(r *lab.Results, name string, multiple int) (correct, n int, defined bool, err error) {
-	for _, d := range r.Config.Depths {
+	s, err := RecallOver(r, name, multiple)
+	return s.Correct, s.N, s.Defined, err
+}
+
+// RecallOver returns name's recall at multiple·L pooled over the given
+// depths (every depth of the run when none is given) and over seeds:
+// Correct, N, Rate and its 95% Wilson interval Lo–Hi. It is not Defined
+// where any of those depths has no probes at that length. A pooled rate has
+// no single distance or per-seed rates: those fields stay zero.
+func RecallOver(r *lab.Results, name string, multiple int, depths ...float64) (lab.RecallStat, error) {
+	if len(depths) == 0 {
+		depths = r.Config.Depths
+	}
+	var p lab.RecallStat
+	for _, d := range depths {
 		s, err := r.RecallAt(name, multiple, d)
 		if err != nil {
-			return 0, 0, false, err
+			return lab.RecallStat{}, err
 		}
 		if !s.Defined {
-			return 0, 0, false, nil
+			return lab.RecallStat{}, nil
 		}
-		correct, n = correct+s.Correct, n+s.N
+		p.Correct, p.N = p.Correct+s.Correct, p.N+s.N
 	}
-	return correct, n, true, nil
+	p.Defined = true
+	p.Rate = float64(p.Correct) / float64(p.N)
+	p.Lo, p.Hi = lab.Wilson(p.Correct, p.N)
+	return p, nil
 }
 
 // RecallPooledText returns RecallPooled as "0.84".

@@ -63,6 +63,45 @@ func TestRecallPooled(t *testing.T) {
 	}
 }
 
+func TestRecallOver(t *testing.T) {
+	r := handResults()
+	for _, c := range []struct {
+		name       string
+		multiple   int
+		depths     []float64
+		correct, n int
+		defined    bool
+		error      string
+	}{
+		{"rope", 1, []float64{0}, 18, 20, true, ""}, // depth 0: 10 + 8 of 2 × 10
+		{"rope", 1, []float64{1}, 20, 20, true, ""},
+		{"rope", 1, []float64{0, 1}, 38, 40, true, ""},
+		{"rope", 1, nil, 38, 40, true, ""}, // no depths: every depth, as RecallPooled
+		{"learned", 2, []float64{0}, 0, 0, false, ""},
+		{"rope", 1, []float64{0.5}, 0, 0, false, "depth 0.5"},
+		{"alibi", 1, nil, 0, 0, false, `no run "alibi"`},
+	} {
+		s, err := RecallOver(r, c.name, c.multiple, c.depths...)
+		if c.error != "" {
+			if err == nil || !strings.Contains(err.Error(), c.error) {
+				t.Errorf("RecallOver(%s, %d, %v) error = %v; want %q", c.name, c.multiple, c.depths, err, c.error)
+			}
+			continue
+		}
+		if err != nil || s.Correct != c.correct || s.N != c.n || s.Defined != c.defined {
+			t.Errorf("RecallOver(%s, %d, %v) = %+v, %v; want %d of %d, defined %t", c.name, c.multiple, c.depths, s, err, c.correct, c.n, c.defined)
+			continue
+		}
+		if !c.defined {
+			continue
+		}
+		lo, hi := lab.Wilson(c.correct, c.n)
+		if rate := float64(c.correct) / float64(c.n); s.Rate != rate || s.Lo != lo || s.Hi != hi {
+			t.Errorf("RecallOver(%s, %d, %v): rate %g [%g–%g]; want %g [%g–%g]", c.name, c.multiple, c.depths, s.Rate, s.Lo, s.Hi, rate, lo, hi)
+		}
+	}
+}
+
 func TestSummary(t *testing.T) {
 	s := Summary(handResults())
 	lines := strings.Split(s, "\n")
