@@ -174,6 +174,10 @@ type RecallStat struct {
 	SeedMin, SeedMax float64
 }
 
+// Overlaps reports whether s's and o's 95% Wilson intervals meet: at these
+// numbers of probes the two rates cannot be ranked, a tie.
+func (s RecallStat) Overlaps(o RecallStat) bool { return s.Lo <= o.Hi && o.Lo <= s.Hi }
+
 // RecallAt returns the recall of name at multiple·L and depth.
 func (r *Results) RecallAt(name string, multiple int, depth float64) (RecallStat, error) {
 	runs, err := r.Seeds(name)

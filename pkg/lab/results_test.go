@@ -91,6 +91,24 @@ func TestOverlaps(t *testing.T) {
 	}
 }
 
+func TestRecallStatOverlaps(t *testing.T) {
+	s := func(lo, hi float64) RecallStat { return RecallStat{Lo: lo, Hi: hi} }
+	for _, c := range []struct {
+		a, b RecallStat
+		want bool
+	}{
+		{s(0.2, 0.3), s(0.25, 0.4), true},
+		{s(0.2, 0.3), s(0.3, 0.4), true}, // touching: a tie
+		{s(0.2, 0.3), s(0.31, 0.4), false},
+		{s(0.1, 0.5), s(0.2, 0.3), true}, // one inside the other
+		{s(0.6, 0.7), s(0.1, 0.2), false},
+	} {
+		if got, back := c.a.Overlaps(c.b), c.b.Overlaps(c.a); got != c.want || back != c.want {
+			t.Errorf("[%g, %g] and [%g, %g]: Overlaps %t and %t; want %t both ways", c.a.Lo, c.a.Hi, c.b.Lo, c.b.Hi, got, back, c.want)
+		}
+	}
+}
+
 // handResults returns results of two lengths (L, 2L) and two depths (0, 1):
 // three seeds of rope, listed out of order among the others, and learned,
 // undefined at 2L.
