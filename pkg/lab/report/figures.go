@@ -122,14 +122,13 @@ func RecallByLength(r *lab.Results, names ...string) (*viz.Figure, error) {
 		s := viz.Series{Name: name}
 		defined := 0
 		for _, k := range r.Config.Multiples {
-			c, n, ok, err := RecallPooled(r, name, k)
+			p, err := RecallOver(r, name, k)
 			if err != nil {
 				return nil, err
 			}
 			y, lo, hi := math.NaN(), math.NaN(), math.NaN()
-			if ok {
-				y = float64(c) / float64(n)
-				lo, hi = lab.Wilson(c, n)
+			if p.Defined {
+				y, lo, hi = p.Rate, p.Lo, p.Hi
 				defined++
 			}
 			s.X, s.Y = append(s.X, float64(k*r.Config.TrainLen)), append(s.Y, y)
