@@ -9,24 +9,38 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"os"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/janpfeifer/gonb/gonbui"
 )
 
-// Check prints a ✓ line when got is within tol of want, and panics with a
+// Checks are silent when they pass: the reader sees the code that teaches,
+// not a list of self-checks, and a check that fails still stops the cell
+// loudly (a panic naming both numbers), so `make test` fails. An author who
+// wants to see every passing check sets COURSE_CHECKS=verbose in the
+// kernel's environment.
+var verbose = os.Getenv("COURSE_CHECKS") == "verbose"
+
+// passed prints a passing check's line, only when COURSE_CHECKS=verbose.
+func passed(format string, args ...any) {
+	if verbose {
+		fmt.Printf("✓ "+format+"\n", args...)
+	}
+}
+
+// Check returns silently when got is within tol of want, and panics with a
 // message naming what differed otherwise. Use it for every number the text
 // quotes: "PE(3)[0]", got, 0.1411, 5e-5.
 func Check(what string, got, want, tol float64) {
 	if !(math.Abs(got-want) <= tol) { // also false for NaN
 		panic(fmt.Sprintf("lesson check failed: %s = %.6g, but the text says %.6g (tolerance %.1g)", what, got, want, tol))
 	}
-	fmt.Printf("✓ %s = %s (text: %s)\n", what, fmtNum(got), fmtNum(want))
+	passed("%s = %s (text: %s)", what, fmtNum(got), fmtNum(want))
 }
 
-// CheckSlice is Check for each element of got against want, printing one ✓
-// line for the whole slice.
+// CheckSlice is Check for each element of got against want.
 func CheckSlice(what string, got, want []float64, tol float64) {
 	if len(got) != len(want) {
 		panic(fmt.Sprintf("lesson check failed: %s has %d values, but the text lists %d", what, len(got), len(want)))
@@ -37,16 +51,16 @@ func CheckSlice(what string, got, want []float64, tol float64) {
 				what, i, got[i], want[i], tol))
 		}
 	}
-	fmt.Printf("✓ %s = %s (text agrees to ±%.1g)\n", what, FormatSlice(got, 4), tol)
+	passed("%s = %s (text agrees to ±%.1g)", what, FormatSlice(got, 4), tol)
 }
 
-// CheckTrue prints a ✓ line when ok holds and panics naming the claim
+// CheckTrue returns silently when ok holds and panics naming the claim
 // otherwise: for statements such as "every value lies in [−1, 1]".
 func CheckTrue(claim string, ok bool) {
 	if !ok {
 		panic("lesson check failed: " + claim)
 	}
-	fmt.Printf("✓ %s\n", claim)
+	passed("%s", claim)
 }
 
 // FormatSlice formats values with the given number of decimals:

@@ -2,7 +2,9 @@ package lesson
 
 import (
 	"errors"
+	"io"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -38,6 +40,44 @@ func TestCheckSlice(t *testing.T) {
 func TestCheckTrue(t *testing.T) {
 	CheckTrue("holds", true)
 	mustPanic(t, "values lie in [-1, 1]", func() { CheckTrue("values lie in [-1, 1]", false) })
+}
+
+// stdoutOf returns what f prints on standard output.
+func stdoutOf(t *testing.T, f func()) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stdout
+	os.Stdout = w
+	defer func() { os.Stdout = saved }()
+	f()
+	w.Close()
+	out, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// A passing check prints nothing unless the author asked for verbose checks.
+func TestPassingChecksAreSilent(t *testing.T) {
+	checks := func() {
+		Check("x", 1, 1, 0)
+		CheckSlice("row", []float64{1}, []float64{1}, 0)
+		CheckTrue("holds", true)
+	}
+	saved := verbose
+	defer func() { verbose = saved }()
+	verbose = false
+	if out := stdoutOf(t, checks); out != "" {
+		t.Errorf("passing checks printed %q; want nothing", out)
+	}
+	verbose = true
+	if out := stdoutOf(t, checks); strings.Count(out, "✓ ") != 3 {
+		t.Errorf("verbose checks printed %q; want three ✓ lines", out)
+	}
 }
 
 func TestTables(t *testing.T) {
