@@ -190,7 +190,7 @@ func TestFindLessonsRejects(t *testing.T) {
 }
 
 func TestCheckBackendLine(t *testing.T) {
-	const graphs = "```go\nimport \"fmt\"\n```\n\nText.\n\n```go\n%%\nposgraph.Backend()\n```\n"
+	const graphs = "```go\nimport \"posgraph\"\n\n%%\nposgraph.Backend()\n```\n\nText.\n\n```go\n%%\nposgraph.Backend()\n```\n"
 	tests := []struct {
 		name, text string
 		wantErr    bool
@@ -199,6 +199,7 @@ func TestCheckBackendLine(t *testing.T) {
 		{"graphs, summary in the first cell", "```go\n%%\nfmt.Println(posgraph.BackendSummary())\n```\n\n```go\n%%\nposgraph.Backend()\n```\n", false},
 		{"graphs, no summary", graphs, true},
 		{"graphs, summary only later", graphs + "\n```go\n%%\nfmt.Println(posgraph.BackendSummary())\n```\n", true},
+		{"plain Go first, summary in the first graph cell", "```go\n%%\nfmt.Println(1)\n```\n\n```go\n%%\nfmt.Println(posgraph.BackendSummary())\n```\n", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
