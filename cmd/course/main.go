@@ -9,6 +9,7 @@
 //	go run ./cmd/course [flags] notebooks [NN ...]  regenerate and execute notebooks, write them to notebooks/
 //	go run ./cmd/course [flags] check               fail when a notebook no longer matches its lesson
 //	go run ./cmd/course [flags] run [NN ...]        execute notebooks headless in a temporary folder
+//	go run ./cmd/course metadata [NN ...]          rewrite the notebooks' cell ids and metadata from their lessons
 //	go run ./cmd/course list                        list lessons and their notebooks
 //
 // Lessons are named by number ("1", "01"), slug, or path. Execution goes
@@ -20,6 +21,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -41,6 +43,9 @@ commands:
                       or it was committed unexecuted or with a failing cell
   run [NN ...]        execute the lessons' notebooks headless in a temporary
                       folder (notebooks/ is left alone) and time each one
+  metadata [NN ...]   rewrite each committed notebook's cell ids and metadata
+                      (check cells collapsed) from its lesson, outputs kept,
+                      nothing executed; its cells must match the lesson
   list                list the lessons and their notebooks
 
 flags:
@@ -136,6 +141,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return bad("check takes no lessons: it checks them all")
 		}
 		return c.check(all)
+	case "metadata":
+		lessons, err := SelectLessons(all, names)
+		if err != nil {
+			return bad("%v", err)
+		}
+		return c.restamp(lessons)
 	case "notebooks", "run":
 		lessons, err := SelectLessons(all, names)
 		if err != nil {
@@ -196,6 +207,9 @@ func (c *course) check(all []*Lesson) int {
 		}
 		if err := CheckSync(&rl, c.rel(nbPath), nb); err != nil {
 			failed++
+			if _, ok := err.(*MetadataError); ok {
+				regen = "mend it (nothing runs): go run ./cmd/course metadata " + l.Num
+			}
 			fmt.Fprintf(c.stderr, "FAIL %v\n%s\n", err, regen)
 			continue
 		}
@@ -220,6 +234,49 @@ func (c *course) check(all []*Lesson) int {
 		return 1
 	}
 	fmt.Fprintf(c.stdout, "check: %d notebook(s) match their lessons\n", len(all))
+	return 0
+}
+
+// restamp rewrites the cell ids and metadata of the lessons' committed
+// notebooks from their lessons, keeping their outputs.
+func (c *course) restamp(lessons []*Lesson) int {
+	failed := 0
+	for _, l := range lessons {
+		nbPath := c.notebookPath(l)
+		err := func() error {
+			nb, err := ReadNotebook(nbPath)
+			if err != nil {
+				return err
+			}
+			rl := *l
+			rl.Path = c.rel(l.Path)
+			out, err := Restamp(&rl, c.rel(nbPath), nb)
+			if err != nil {
+				return fmt.Errorf("%w\nregenerate it: go run ./cmd/course notebooks %s", err, l.Num)
+			}
+			old, err := nb.Encode()
+			if err != nil {
+				return err
+			}
+			data, err := out.Encode()
+			if err != nil {
+				return err
+			}
+			if bytes.Equal(old, data) {
+				fmt.Fprintf(c.stdout, "ok   %s (unchanged)\n", c.rel(nbPath))
+				return nil
+			}
+			fmt.Fprintf(c.stdout, "ok   %s (cell metadata rewritten)\n", c.rel(nbPath))
+			return os.WriteFile(nbPath, data, 0o644)
+		}()
+		if err != nil {
+			failed++
+			fmt.Fprintf(c.stderr, "FAIL %s: %v\n", c.rel(nbPath), err)
+		}
+	}
+	if failed > 0 {
+		return 1
+	}
 	return 0
 }
 
