@@ -22,10 +22,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,6 +45,8 @@ commands:
                       or it was committed unexecuted or with a failing cell
   run [NN ...]        execute the lessons' notebooks headless in a temporary
                       folder (notebooks/ is left alone) and time each one
+                      (notebooks and run record the times in
+                      build/course-run.json, for the browser check)
   metadata [NN ...]   rewrite each committed notebook's cell ids and metadata
                       (check cells collapsed) from its lesson, outputs kept,
                       nothing executed; its cells must match the lesson
@@ -333,6 +337,9 @@ func (c *course) execute(lessons []*Lesson, write bool) int {
 		}
 		passed++
 		fmt.Fprintf(c.stdout, "ok   %s  %.1fs  (%s)\n", nbPath, wall.Seconds(), timing(l, report))
+		if err := c.recordRun(l, wall, len(report.Cells)); err != nil {
+			fmt.Fprintf(c.stderr, "course: recording the run's time: %v\n", err)
+		}
 		if write {
 			out, err := WithOutputs(gen, executed)
 			if err == nil {
@@ -353,6 +360,48 @@ func (c *course) execute(lessons []*Lesson, write bool) int {
 		return 1
 	}
 	return 0
+}
+
+// runRecord is a notebook's last headless run, in build/course-run.json: the
+// browser check gives Run All in JupyterLab that time plus a margin.
+type runRecord struct {
+	Seconds float64 `json:"seconds"`
+	Cells   int     `json:"code_cells"`
+	When    string  `json:"when"`
+	Backend string  `json:"backend"`
+}
+
+// recordRun writes the notebook's wall time into build/course-run.json,
+// keeping the other notebooks' entries.
+func (c *course) recordRun(l *Lesson, wall time.Duration, cells int) error {
+	path := filepath.Join(c.root, "build", "course-run.json")
+	var runs struct {
+		Notebooks map[string]runRecord `json:"notebooks"`
+	}
+	if data, err := os.ReadFile(path); err == nil {
+		_ = json.Unmarshal(data, &runs) // a broken file is rewritten
+	}
+	if runs.Notebooks == nil {
+		runs.Notebooks = map[string]runRecord{}
+	}
+	backend := c.opts.backend
+	if backend == "" {
+		backend = os.Getenv("GOMLX_BACKEND")
+	}
+	runs.Notebooks[l.NotebookName()] = runRecord{
+		Seconds: math.Round(wall.Seconds()*10) / 10,
+		Cells:   cells,
+		When:    time.Now().UTC().Format(time.RFC3339),
+		Backend: backend,
+	}
+	data, err := json.MarshalIndent(runs, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
 }
 
 // problems lists what went wrong in an executed notebook, one message per
