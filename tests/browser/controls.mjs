@@ -27,13 +27,18 @@ import path from 'node:path';
 // an interactive cell.
 export const PANEL_NOTE = 'Run this cell in JupyterLab to explore it with controls for';
 
+// CLOSED_NOTE starts the last line of a panel's readout once it ran in
+// JupyterLab (Run All closes its controls at once): the marker in a
+// notebook the check has run and saved.
+export const CLOSED_NOTE = '\nControls closed (';
+
 // panelCells returns the indexes of the interactive cells of a notebook,
 // and of its setup cell (the first code cell).
 export function panelCells(nb) {
   const text = (o) => [].concat(o?.text ?? o?.data?.['text/plain'] ?? []).join('');
   const cells = [];
   nb.cells.forEach((c, i) => {
-    if (c.cell_type === 'code' && (c.outputs ?? []).some((o) => text(o).includes(PANEL_NOTE))) cells.push(i);
+    if (c.cell_type === 'code' && (c.outputs ?? []).some((o) => text(o).includes(PANEL_NOTE) || text(o).includes(CLOSED_NOTE))) cells.push(i);
   });
   const setup = nb.cells.findIndex((c) => c.cell_type === 'code');
   return { setup, cells };
