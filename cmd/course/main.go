@@ -10,6 +10,7 @@
 //	go run ./cmd/course [flags] check               fail when a notebook no longer matches its lesson
 //	go run ./cmd/course [flags] run [NN ...]        execute notebooks headless in a temporary folder
 //	go run ./cmd/course metadata [NN ...]          rewrite the notebooks' cell ids and metadata from their lessons
+//	go run ./cmd/course stats [-rev REV] [-json]    per lesson: words of prose, decimals per 100 words, ✓ lines, stated time
 //	go run ./cmd/course list                        list lessons and their notebooks
 //
 // Lessons are named by number ("1", "01"), slug, or path. Execution goes
@@ -50,6 +51,10 @@ commands:
   metadata [NN ...]   rewrite each committed notebook's cell ids and metadata
                       (check cells collapsed) from its lesson, outputs kept,
                       nothing executed; its cells must match the lesson
+  stats [NN ...]      per lesson: words of prose, decimal numbers per 100 words
+                      of it, ✓ lines in the notebook's outputs, code and check
+                      cells, the stated time (-rev REV: as committed there;
+                      -json)
   list                list the lessons and their notebooks
 
 flags:
@@ -67,6 +72,8 @@ type options struct {
 	python    string
 	keep      bool
 	keepGoing bool
+	rev       string
+	json      bool
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -79,6 +86,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.python, "python", "", "Python with nbclient (default: $COURSE_PYTHON, /usr/bin/python3, python3)")
 	fs.BoolVar(&o.keep, "keep", false, "run: keep the temporary folder with the executed notebooks and kernel logs")
 	fs.BoolVar(&o.keepGoing, "keep-going", false, "execute the cells after a failing one too")
+	fs.StringVar(&o.rev, "rev", "", "stats: measure the lessons and notebooks committed at `REV` (default: the working tree)")
+	fs.BoolVar(&o.json, "json", false, "stats: print JSON")
 	printUsage := func() {
 		fmt.Fprint(stderr, usage)
 		fs.SetOutput(stderr)
@@ -125,12 +134,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
+	c := &course{root: root, opts: o, stdout: stdout, stderr: stderr}
+	if command == "stats" {
+		return c.stats(names) // from git at -rev: the working tree's lessons may not parse
+	}
 	all, err := FindLessons(filepath.Join(root, "lessons"))
 	if err != nil {
 		fmt.Fprintf(stderr, "course: %v\n", err)
 		return 1
 	}
-	c := &course{root: root, opts: o, stdout: stdout, stderr: stderr}
 	switch command {
 	case "list":
 		if len(names) > 0 {
