@@ -52,7 +52,7 @@ var (
 	htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
 	proseTag    = regexp.MustCompile(`</?[a-zA-Z][^>]*>`)
 	linkTarget  = regexp.MustCompile(`\]\([^)]*\)`)
-	minutes     = regexp.MustCompile(`([0-9]+) minutes`)
+	minutes     = regexp.MustCompile(`([0-9]+) minutes?\b`)
 )
 
 // Prose returns the running prose of a lesson's Markdown: its lines outside

@@ -410,7 +410,8 @@ async function checkNotebook(page, base, courseDir, rel) {
     await page.screenshot({ path: path.join(opts.out, `${name}-figure-${k + 1}.png`) });
   }
   // The first code cell indented with tabs, to see how Go code looks.
-  const tabbed = want.nb.cells.findIndex((c) => c.cell_type === 'code' && /^\t/m.test([].concat(c.source).join('')));
+  // (Not a check cell: its source is collapsed.)
+  const tabbed = want.nb.cells.findIndex((c) => c.cell_type === 'code' && /^\t/m.test([].concat(c.source).join('')) && !/^\/\/ Checks:/.test([].concat(c.source).join('')));
   if (tabbed >= 0) {
     const cell = page.locator(opts.server === 'lab' ? '.jp-Notebook > .jp-WindowedPanel-viewport > .jp-Cell, .jp-Notebook .jp-Cell' : '#notebook-container > .cell').nth(tabbed);
     const input = cell.locator(opts.server === 'lab' ? '.jp-InputArea' : '.input').first();
