@@ -73,7 +73,7 @@ test-browser: install site ## every notebook in headless chromium, in JupyterLab
 	@bash scripts/install.sh --browser
 	@bash tests/browser/run.sh
 
-site: ## the course as a static site in build/site (nbconvert, MathJax served with it), to read without installing anything
+site: ## the course as committed (git archive HEAD, or SITE_REV) as a static site in build/site (nbconvert, MathJax served with it), to read without installing anything
 	@bash site/build.sh
 
 check-node: ## the node on PATH satisfies the engines.node range of every package the npm lock files pin (scripts/install-node.sh installs the pinned one)

@@ -16,6 +16,8 @@
 #   LAB_IP         the address to listen on (default 127.0.0.1; the Docker
 #                  image listens on all)
 #   LAB_ROOT       the folder to serve (default: the course folder)
+#   LAB_LOG        all: keep GoNB's INFO log records in the terminal (default:
+#                  dropped, warnings and errors kept)
 # Run scripts/install.sh first (make lab does).
 set -euo pipefail
 
@@ -96,9 +98,54 @@ args=(--no-browser --ip="${LAB_IP:-127.0.0.1}" --port="$port" --port-retries=0
 url="http://127.0.0.1:$port/$path?token=$token"
 echo "lab.sh: starting $kind in $lab_root on 127.0.0.1:$port ..."
 cd "$lab_root"
-"${server[@]}" "${args[@]}" &
+# The server runs in a session of its own, so that Ctrl-C reaches this
+# script only, not the server and its kernels at once (GoNB, interrupted
+# mid-shutdown, printed its goroutines' stacks): the trap below stops the
+# server with SIGTERM, which shuts its kernels down in order, and exits 0
+# with one line (a 143 would make `make lab` report an error).
+own_session=()
+if command -v setsid >/dev/null 2>&1; then own_session=(setsid); fi
+# GoNB logs at INFO level to the server's terminal: every kernel start, and at
+# shutdown a goroutine stack with "killing gopls" (a log record, not a
+# crash), then an error-level "Signal terminated triggers kernel stop" (a
+# normal stop). Those records go (LAB_LOG=all keeps them); other warnings
+# and errors, and the server's own log, stay. A line that does not start a log record belongs
+# to the record before it.
+quiet_gonb() {
+	trap '' INT TERM HUP # Ctrl-C reaches this filter too: it ends with the server's output
+	if [ "${LAB_LOG:-}" = all ]; then
+		cat
+		return
+	fi
+	awk '
+		/^[IWEF][0-9][0-9][0-9][0-9] [0-9:.]+ +[0-9]+ [^ ]+:[0-9]+\]/ {
+			drop = ($0 ~ /^I/) || / (Warning|Error) message$/ || /Signal terminated triggers kernel stop\.$/
+			if (!drop) print
+			fflush()
+			next
+		}
+		/^\[[A-Z] [0-9]/ { drop = 0 }
+		!drop { print; fflush() }
+	'
+}
+"${own_session[@]}" "${server[@]}" "${args[@]}" > >(quiet_gonb) 2>&1 &
 pid=$!
-trap 'kill -TERM $pid 2>/dev/null || true; wait $pid 2>/dev/null || true' INT TERM
+stop() {
+	trap '' INT TERM
+	echo
+	echo "lab.sh: stopping $kind (its kernels shut down; your saved work stays) ..."
+	kill -TERM "$pid" 2>/dev/null || true
+	for _ in $(seq 1 100); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	sleep 0.2 # the log filter's last lines
+	echo "lab.sh: the course's server has stopped."
+	exit 0
+}
+trap stop INT TERM HUP
 
 for _ in $(seq 1 120); do
 	if ! kill -0 "$pid" 2>/dev/null; then
@@ -121,8 +168,10 @@ EOF
   exercises/. Ctrl-C stops the server.
 
 EOF
-		wait "$pid"
-		exit $?
+		status=0
+		wait "$pid" || status=$?
+		echo "lab.sh: $kind exited (status $status)."
+		exit "$status"
 	fi
 	sleep 0.5
 done

@@ -59,6 +59,34 @@ HTML_URL = re.compile(r'\b(href|src)="([^"]+)"')
 CODE = re.compile(r"(```[\s\S]*?```|`[^`\n]*`)")
 
 
+# The first line of a check cell (cmd/course: a lesson's assertions, silent
+# when they pass) and the source of the setup cell the course tool adds: the
+# site shows neither.
+CHECK_PREFIX = "// Checks:"
+SETUP_PREFIX = "!*go mod edit"
+
+
+def hidden_on_site(cell):
+    """Whether a code cell is machinery, not teaching: a check cell or the
+    setup cell."""
+    return cell.cell_type == "code" and (cell.source.startswith(CHECK_PREFIX) or cell.source.startswith(SETUP_PREFIX))
+
+
+def drop_machinery(nb):
+    """nb without its check and setup cells: a cell with no outputs goes, one
+    with outputs (a failing check: never committed, but never hidden) keeps
+    them and loses its source."""
+    kept = []
+    for c in nb.cells:
+        if hidden_on_site(c):
+            if not c.get("outputs"):
+                continue
+            c.transient = {"remove_source": True}
+        kept.append(c)
+    nb.cells = kept
+    return nb
+
+
 class Site:
     def __init__(self, root, out, repo_url, ref):
         self.root, self.out = root, out
@@ -180,6 +208,7 @@ class Site:
         jobs = []
         for i, (path, nb) in enumerate(zip(self.lessons, nbs)):
             page = f"notebooks/{path.stem}.html"
+            drop_machinery(nb)
             for c in nb.cells:
                 if c.cell_type == "markdown":
                     c.source = self.rewrite_markdown(c.source, "notebooks", page)

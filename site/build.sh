@@ -9,7 +9,11 @@
 # package index, Debian's nbconvert; and serves MathJax, pinned in
 # site/package-lock.json, from the site itself (npm ci, once).
 #
-# Environment: SITE_OUT (default build/site); SITE_REPO_URL and SITE_REF,
+# The content is the committed files of SITE_REV (default HEAD, via git
+# archive), never the working copies a learner has run and edited.
+#
+# Environment: SITE_OUT (default build/site); SITE_REV (default HEAD);
+# SITE_REPO_URL and SITE_REF,
 # where links to other files of the repository point (the Pages workflow
 # sets them; without them those links are plain text). Arguments go to
 # build.py.
@@ -43,6 +47,23 @@ if [ "$(cat "$here/node_modules/.course-stamp" 2>/dev/null)" != "$stamp" ]; then
 	printf '%s\n' "$stamp" >"$here/node_modules/.course-stamp"
 fi
 
-"$py" "$here/build.py" --root "$ROOT" --out "${SITE_OUT:-$ROOT/build/site}" --mathjax "$here/node_modules/mathjax" "$@"
+# The site shows the course as committed, never a learner's working copies
+# (their notebooks' outputs, their solutions in exercises/): it is built from
+# the files of SITE_REV (default HEAD), exported with git archive. Outside a
+# git checkout (an unpacked release), the files as they are.
+content=$ROOT
+rev=${SITE_REV:-HEAD}
+if git -C "$ROOT" rev-parse --verify -q "$rev^{commit}" >/dev/null 2>&1; then
+	content=$(mktemp -d)
+	trap 'rm -rf "$content"' EXIT
+	git -C "$ROOT" archive "$rev" | tar -x -C "$content"
+	changed=$(git -C "$ROOT" status --porcelain -- notebooks exercises lessons README.md 2>/dev/null | wc -l)
+	echo "site/build.sh: from the files committed at $rev ($(git -C "$ROOT" rev-parse --short "$rev"))$([ "$changed" = 0 ] || echo "; $changed changed or new files (notebooks/, exercises/, lessons/, README.md) are left out: commit them to publish them")" >&2
+elif [ -n "${SITE_REV:-}" ]; then
+	echo "site/build.sh: SITE_REV=$SITE_REV is not a commit of $ROOT" >&2
+	exit 2
+fi
+
+"$py" "$here/build.py" --root "$content" --out "${SITE_OUT:-$ROOT/build/site}" --mathjax "$here/node_modules/mathjax" "$@"
 ms=$((($(date +%s%N) - start) / 1000000))
 printf 'site: built in %d.%d s\n' $((ms / 1000)) $((ms % 1000 / 100))

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"maps"
+	"reflect"
 	"strings"
 )
 
@@ -15,6 +17,20 @@ type SyncError struct {
 
 func (e *SyncError) Error() string {
 	return fmt.Sprintf("%s is out of date with %s: %s", e.Notebook, e.Lesson, e.Detail)
+}
+
+// MetadataError says that a notebook's cells match its lesson but one's
+// metadata does not (a check cell not collapsed): `course metadata` mends
+// it without executing anything.
+type MetadataError struct {
+	Notebook string
+	Cell     int // 1-based
+	Got      any
+	Want     map[string]any
+}
+
+func (e *MetadataError) Error() string {
+	return fmt.Sprintf("%s: cell %d's metadata is %v, want %v", e.Notebook, e.Cell, e.Got, e.Want)
 }
 
 // CheckSync compares the cells of a committed notebook with those its lesson
@@ -45,6 +61,11 @@ func CheckSync(l *Lesson, nbPath string, committed Notebook) error {
 	if len(got) != len(want) {
 		return fail("the lesson makes %d cells, the notebook has %d", len(want), len(got))
 	}
+	for i, w := range want {
+		if m := w.Metadata(); !sameMetadata(got[i]["metadata"], m) {
+			return &MetadataError{Notebook: nbPath, Cell: i + 1, Got: got[i]["metadata"], Want: m}
+		}
+	}
 	meta, _ := committed["metadata"].(map[string]any)
 	spec, _ := meta["kernelspec"].(map[string]any)
 	if name, _ := spec["name"].(string); name != "gonb" {
@@ -61,6 +82,38 @@ func CheckSync(l *Lesson, nbPath string, committed Notebook) error {
 		return fail("its language_info was not written by the gonb kernel (no version), so Jupyter would change it on opening")
 	}
 	return nil
+}
+
+// sameMetadata reports whether a cell's metadata as decoded from a
+// notebook is want (an absent one counts as empty).
+func sameMetadata(got any, want map[string]any) bool {
+	if got == nil {
+		got = map[string]any{}
+	}
+	return reflect.DeepEqual(got, any(want))
+}
+
+// Restamp returns a copy of the committed notebook nb with each cell's id
+// and metadata as the lesson generates them, outputs kept: what `course
+// metadata` writes when only those differ. The cells must otherwise match
+// (CheckSync passes or fails with a *MetadataError).
+func Restamp(l *Lesson, nbPath string, nb Notebook) (Notebook, error) {
+	if err := CheckSync(l, nbPath, nb); err != nil {
+		if _, ok := err.(*MetadataError); !ok {
+			return nil, err
+		}
+	}
+	gen := NewNotebook(l).Cells()
+	cells := nb.Cells()
+	out := make([]any, len(cells))
+	for i, c := range cells {
+		c = maps.Clone(c)
+		c["id"], c["metadata"] = gen[i]["id"], gen[i]["metadata"]
+		out[i] = c
+	}
+	res := maps.Clone(nb)
+	res["cells"] = out
+	return res, nil
 }
 
 // firstDiff returns the 1-based number of the first line where a and b

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -103,5 +105,65 @@ func TestFirstDiff(t *testing.T) {
 		if line != tt.line || a != tt.wantA || b != tt.wantB {
 			t.Errorf("firstDiff(%q, %q) = %d, %s, %s; want %d, %s, %s", tt.a, tt.b, line, a, b, tt.line, tt.wantA, tt.wantB)
 		}
+	}
+}
+
+// checkLesson has a check cell after the cell that computes its numbers.
+const checkLesson = "# Demo\n\nProse.\n\n```go\n%%\nfmt.Println(2)\n```\n\n```go\n// Checks: the numbers quoted above.\n%%\nlesson.CheckClose(\"two\", 2, 2, 0)\n```\n\n```go\n%%\n// Checks: not a check cell (not its first line)\n```\n"
+
+func TestCheckCellMetadata(t *testing.T) {
+	l := testLesson(t, checkLesson)
+	cells := NewNotebook(l).Cells()
+	if len(cells) != 5 {
+		t.Fatalf("notebook has %d cells; want 5", len(cells))
+	}
+	hidden := map[string]any{"hide_input": true, "jupyter": map[string]any{"source_hidden": true}}
+	for i, want := range []map[string]any{{}, {}, {}, hidden, {}} {
+		if got := cells[i]["metadata"]; !reflect.DeepEqual(got, any(want)) {
+			t.Errorf("cell %d metadata = %v; want %v", i, got, want)
+		}
+		// Ids do not depend on what a cell is.
+		if got, want := cells[i]["id"], cellID("07-demo", i); got != want {
+			t.Errorf("cell %d id = %v; want %v", i, got, want)
+		}
+	}
+	if !l.Cells[3].IsCheck() || l.Cells[4].IsCheck() || l.Cells[1].IsCheck() {
+		t.Error("IsCheck: want only the cell whose first line starts with // Checks:")
+	}
+}
+
+func TestCheckSyncMetadata(t *testing.T) {
+	l := testLesson(t, checkLesson)
+	gen := NewNotebook(l)
+	nb, err := WithOutputs(gen, executedCopy(t, gen, "2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckSync(l, "notebooks/07-demo.ipynb", nb); err != nil {
+		t.Fatalf("CheckSync of a fresh notebook: %v", err)
+	}
+	// A notebook generated before check cells were collapsed.
+	for _, c := range nb.Cells() {
+		c["metadata"] = map[string]any{}
+	}
+	err = CheckSync(l, "notebooks/07-demo.ipynb", nb)
+	var me *MetadataError
+	if !errors.As(err, &me) || me.Cell != 4 {
+		t.Fatalf("CheckSync with a check cell not collapsed = %v; want a *MetadataError for cell 4", err)
+	}
+	fixed, err := Restamp(l, "notebooks/07-demo.ipynb", nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckSync(l, "notebooks/07-demo.ipynb", fixed); err != nil {
+		t.Errorf("CheckSync after Restamp: %v", err)
+	}
+	if got := joinText(CellOutputs(fixed.Cells()[2])[0]["text"]); got != "2\n" {
+		t.Errorf("Restamp lost the outputs: %q", got)
+	}
+	// Restamp mends metadata only: a changed source needs a regeneration.
+	other := testLesson(t, strings.Replace(checkLesson, "Println(2)", "Println(3)", 1))
+	if _, err := Restamp(other, "notebooks/07-demo.ipynb", nb); err == nil {
+		t.Error("Restamp accepted a notebook whose sources differ from the lesson's")
 	}
 }

@@ -95,6 +95,7 @@ func (e *Executor) kernelEnv() []string {
 		case strings.HasPrefix(kv, "JPY_SESSION_NAME="):
 		case strings.HasPrefix(kv, "GOFLAGS="):
 			goflags = strings.TrimPrefix(kv, "GOFLAGS=")
+		case strings.HasPrefix(kv, "COURSE_GRADE_STATE="):
 		default:
 			env = append(env, kv)
 		}
@@ -104,6 +105,9 @@ func (e *Executor) kernelEnv() []string {
 		goflags = strings.TrimSpace(goflags + " -ldflags=-s")
 	}
 	env = append(env, "GOFLAGS="+goflags)
+	// The grading cells' output must not depend on what the checkout's
+	// grader last saw (it lists changed exercises first).
+	env = append(env, "COURSE_GRADE_STATE=off")
 	if e.Backend != "" {
 		env = append(env, "GOMLX_BACKEND="+e.Backend)
 	}

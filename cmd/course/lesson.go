@@ -16,6 +16,13 @@ import (
 // module proxy for gonb's latest version, which the proxy refuses.
 const SetupCell = "!*go mod edit -require=github.com/posenc/course@v0.0.0 -replace=github.com/posenc/course=${GONB_DIR}/.."
 
+// CheckPrefix starts the first line of a check cell: a code cell that holds
+// a lesson's assertions (lesson.Check*, silent when they pass) rather than
+// code that teaches. The notebook collapses its source, and the static site
+// leaves it out; it still runs in every execution, and a failing check still
+// shows its panic.
+const CheckPrefix = "// Checks:"
+
 // CellBreak is a line that splits the prose around it into two markdown
 // cells; the line itself is dropped.
 const CellBreak = "<!-- cell -->"
@@ -28,6 +35,28 @@ type Cell struct {
 	Type   string // "markdown" or "code"
 	Source string // the cell's text, without a trailing newline
 	Line   int    // line of the lesson where the cell's text starts (0 for the setup cell)
+}
+
+// IsCheck reports whether the cell is a check cell: a code cell whose first
+// line starts with CheckPrefix.
+func (c Cell) IsCheck() bool {
+	return c.Type == "code" && strings.HasPrefix(c.Source, CheckPrefix)
+}
+
+// Metadata returns the notebook metadata of the cell: none for most cells;
+// for a check cell, its source collapsed in JupyterLab and Notebook 7
+// (jupyter.source_hidden: a "…" the reader can click open) and in Notebook
+// 6's hide_input extension. Its outputs stay in view ("collapsed", which
+// Notebook 6 reads as outputs hidden, is not set): a check that fails must
+// show its message.
+func (c Cell) Metadata() map[string]any {
+	if !c.IsCheck() {
+		return map[string]any{}
+	}
+	return map[string]any{
+		"hide_input": true,
+		"jupyter":    map[string]any{"source_hidden": true},
+	}
 }
 
 // Lesson is a parsed lessons/NN-slug.md.

@@ -9,6 +9,8 @@
 //	go run ./cmd/course [flags] notebooks [NN ...]  regenerate and execute notebooks, write them to notebooks/
 //	go run ./cmd/course [flags] check               fail when a notebook no longer matches its lesson
 //	go run ./cmd/course [flags] run [NN ...]        execute notebooks headless in a temporary folder
+//	go run ./cmd/course metadata [NN ...]          rewrite the notebooks' cell ids and metadata from their lessons
+//	go run ./cmd/course stats [-rev REV] [-json]    per lesson: words of prose, decimals per 100 words, ✓ lines, stated time
 //	go run ./cmd/course list                        list lessons and their notebooks
 //
 // Lessons are named by number ("1", "01"), slug, or path. Execution goes
@@ -20,10 +22,13 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,6 +46,15 @@ commands:
                       or it was committed unexecuted or with a failing cell
   run [NN ...]        execute the lessons' notebooks headless in a temporary
                       folder (notebooks/ is left alone) and time each one
+                      (notebooks and run record the times in
+                      build/course-run.json, for the browser check)
+  metadata [NN ...]   rewrite each committed notebook's cell ids and metadata
+                      (check cells collapsed) from its lesson, outputs kept,
+                      nothing executed; its cells must match the lesson
+  stats [NN ...]      per lesson: words of prose, decimal numbers per 100 words
+                      of it, ✓ lines in the notebook's outputs, code and check
+                      cells, the stated time (-rev REV: as committed there;
+                      -json)
   list                list the lessons and their notebooks
 
 flags:
@@ -58,6 +72,8 @@ type options struct {
 	python    string
 	keep      bool
 	keepGoing bool
+	rev       string
+	json      bool
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -70,6 +86,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.python, "python", "", "Python with nbclient (default: $COURSE_PYTHON, /usr/bin/python3, python3)")
 	fs.BoolVar(&o.keep, "keep", false, "run: keep the temporary folder with the executed notebooks and kernel logs")
 	fs.BoolVar(&o.keepGoing, "keep-going", false, "execute the cells after a failing one too")
+	fs.StringVar(&o.rev, "rev", "", "stats: measure the lessons and notebooks committed at `REV` (default: the working tree)")
+	fs.BoolVar(&o.json, "json", false, "stats: print JSON")
 	printUsage := func() {
 		fmt.Fprint(stderr, usage)
 		fs.SetOutput(stderr)
@@ -116,12 +134,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
+	c := &course{root: root, opts: o, stdout: stdout, stderr: stderr}
+	if command == "stats" {
+		return c.stats(names) // from git at -rev: the working tree's lessons may not parse
+	}
 	all, err := FindLessons(filepath.Join(root, "lessons"))
 	if err != nil {
 		fmt.Fprintf(stderr, "course: %v\n", err)
 		return 1
 	}
-	c := &course{root: root, opts: o, stdout: stdout, stderr: stderr}
 	switch command {
 	case "list":
 		if len(names) > 0 {
@@ -136,6 +157,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return bad("check takes no lessons: it checks them all")
 		}
 		return c.check(all)
+	case "metadata":
+		lessons, err := SelectLessons(all, names)
+		if err != nil {
+			return bad("%v", err)
+		}
+		return c.restamp(lessons)
 	case "notebooks", "run":
 		lessons, err := SelectLessons(all, names)
 		if err != nil {
@@ -196,6 +223,9 @@ func (c *course) check(all []*Lesson) int {
 		}
 		if err := CheckSync(&rl, c.rel(nbPath), nb); err != nil {
 			failed++
+			if _, ok := err.(*MetadataError); ok {
+				regen = "mend it (nothing runs): go run ./cmd/course metadata " + l.Num
+			}
 			fmt.Fprintf(c.stderr, "FAIL %v\n%s\n", err, regen)
 			continue
 		}
@@ -220,6 +250,49 @@ func (c *course) check(all []*Lesson) int {
 		return 1
 	}
 	fmt.Fprintf(c.stdout, "check: %d notebook(s) match their lessons\n", len(all))
+	return 0
+}
+
+// restamp rewrites the cell ids and metadata of the lessons' committed
+// notebooks from their lessons, keeping their outputs.
+func (c *course) restamp(lessons []*Lesson) int {
+	failed := 0
+	for _, l := range lessons {
+		nbPath := c.notebookPath(l)
+		err := func() error {
+			nb, err := ReadNotebook(nbPath)
+			if err != nil {
+				return err
+			}
+			rl := *l
+			rl.Path = c.rel(l.Path)
+			out, err := Restamp(&rl, c.rel(nbPath), nb)
+			if err != nil {
+				return fmt.Errorf("%w\nregenerate it: go run ./cmd/course notebooks %s", err, l.Num)
+			}
+			old, err := nb.Encode()
+			if err != nil {
+				return err
+			}
+			data, err := out.Encode()
+			if err != nil {
+				return err
+			}
+			if bytes.Equal(old, data) {
+				fmt.Fprintf(c.stdout, "ok   %s (unchanged)\n", c.rel(nbPath))
+				return nil
+			}
+			fmt.Fprintf(c.stdout, "ok   %s (cell metadata rewritten)\n", c.rel(nbPath))
+			return os.WriteFile(nbPath, data, 0o644)
+		}()
+		if err != nil {
+			failed++
+			fmt.Fprintf(c.stderr, "FAIL %s: %v\n", c.rel(nbPath), err)
+		}
+	}
+	if failed > 0 {
+		return 1
+	}
 	return 0
 }
 
@@ -276,6 +349,9 @@ func (c *course) execute(lessons []*Lesson, write bool) int {
 		}
 		passed++
 		fmt.Fprintf(c.stdout, "ok   %s  %.1fs  (%s)\n", nbPath, wall.Seconds(), timing(l, report))
+		if err := c.recordRun(l, wall, len(report.Cells)); err != nil {
+			fmt.Fprintf(c.stderr, "course: recording the run's time: %v\n", err)
+		}
 		if write {
 			out, err := WithOutputs(gen, executed)
 			if err == nil {
@@ -296,6 +372,48 @@ func (c *course) execute(lessons []*Lesson, write bool) int {
 		return 1
 	}
 	return 0
+}
+
+// runRecord is a notebook's last headless run, in build/course-run.json: the
+// browser check gives Run All in JupyterLab that time plus a margin.
+type runRecord struct {
+	Seconds float64 `json:"seconds"`
+	Cells   int     `json:"code_cells"`
+	When    string  `json:"when"`
+	Backend string  `json:"backend"`
+}
+
+// recordRun writes the notebook's wall time into build/course-run.json,
+// keeping the other notebooks' entries.
+func (c *course) recordRun(l *Lesson, wall time.Duration, cells int) error {
+	path := filepath.Join(c.root, "build", "course-run.json")
+	var runs struct {
+		Notebooks map[string]runRecord `json:"notebooks"`
+	}
+	if data, err := os.ReadFile(path); err == nil {
+		_ = json.Unmarshal(data, &runs) // a broken file is rewritten
+	}
+	if runs.Notebooks == nil {
+		runs.Notebooks = map[string]runRecord{}
+	}
+	backend := c.opts.backend
+	if backend == "" {
+		backend = os.Getenv("GOMLX_BACKEND")
+	}
+	runs.Notebooks[l.NotebookName()] = runRecord{
+		Seconds: math.Round(wall.Seconds()*10) / 10,
+		Cells:   cells,
+		When:    time.Now().UTC().Format(time.RFC3339),
+		Backend: backend,
+	}
+	data, err := json.MarshalIndent(runs, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
 }
 
 // problems lists what went wrong in an executed notebook, one message per

@@ -39,7 +39,7 @@ func NewNotebook(l *Lesson) Notebook {
 		cell := map[string]any{
 			"cell_type": c.Type,
 			"id":        cellID(l.Slug, i),
-			"metadata":  map[string]any{},
+			"metadata":  c.Metadata(),
 			"source":    splitLines(c.Source),
 		}
 		if c.Type == "code" {

@@ -175,6 +175,9 @@ func TestKernelEnv(t *testing.T) {
 		}
 		got[k] = v
 	}
+	if got["COURSE_GRADE_STATE"] != "off" {
+		t.Errorf("COURSE_GRADE_STATE = %q; want off (grading cells must not depend on earlier runs)", got["COURSE_GRADE_STATE"])
+	}
 	if got["GOMLX_BACKEND"] != "go" {
 		t.Errorf("GOMLX_BACKEND = %q; want go", got["GOMLX_BACKEND"])
 	}

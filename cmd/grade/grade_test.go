@@ -82,6 +82,69 @@ func TestWriteTable(t *testing.T) {
 	}
 }
 
+// TestChangedFirst checks that a run lists first the exercises whose
+// result changed since the previous run, saying what each was, marks
+// passes, and keeps the previous outcomes across runs of single lessons.
+func TestChangedFirst(t *testing.T) {
+	one, _ := check.ByNum(1)
+	three, _ := check.ByNum(3)
+	four, _ := check.ByNum(4)
+	grade := func(threeChecks int) *Report {
+		rep := &Report{MaxPoints: 20, Total: 3}
+		rep.add(Result{Status: catalog.StatusPass, Checks: 6, ChecksPassed: 6}, one)
+		status := catalog.StatusFail
+		if threeChecks == 5 {
+			status = catalog.StatusPass
+		}
+		rep.add(Result{Status: status, Checks: 5, ChecksPassed: threeChecks}, three)
+		rep.add(Result{Status: catalog.StatusTodo}, four)
+		return rep
+	}
+	dir := t.TempDir()
+	if prev := loadState(dir); prev != nil {
+		t.Fatalf("a fresh checkout has outcomes %v", prev)
+	}
+	first := grade(2)
+	first.Since(loadState(dir))
+	if first.Changed() != 0 || first.Exercises[0].Number != 1 {
+		t.Errorf("first run: %d changed, first row %d; want none changed, in order", first.Changed(), first.Exercises[0].Number)
+	}
+	if err := saveState(dir, first.Outcomes()); err != nil {
+		t.Fatal(err)
+	}
+	second := grade(5)
+	second.Since(loadState(dir))
+	var b bytes.Buffer
+	if err := second.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	table := b.String()
+	lines := strings.Split(table, "\n")
+	if second.Changed() != 1 || second.Exercises[0].Number != 3 || second.Exercises[0].Was != "fail 2/5" {
+		t.Fatalf("second run: %d changed, first %+v; want exercise 3 first, was fail 2/5", second.Changed(), second.Exercises[0])
+	}
+	for _, want := range []string{"1 changed since your last run, listed first.", "since your last run", "✓ pass", "was fail 2/5"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+	if !strings.HasPrefix(lines[3], "03 sinusoidal") || !strings.HasPrefix(lines[4], "01 attention") {
+		t.Errorf("rows not in the order changed, then the rest:\n%s", table)
+	}
+	for _, l := range lines {
+		if strings.HasSuffix(l, " ") {
+			t.Errorf("trailing spaces: %q", l)
+		}
+	}
+	// A run of one lesson keeps the others' outcomes.
+	if err := saveState(dir, map[int]string{4: "fail 1/3"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := loadState(dir); got[3] != "fail 2/5" || got[4] != "fail 1/3" || got[1] != "pass 6/6" {
+		t.Errorf("merged outcomes %v", got)
+	}
+}
+
 func TestWrap(t *testing.T) {
 	got := wrap("a bb ccc dddd eeeee", 8)
 	want := []string{"a bb ccc", "dddd", "eeeee"}
@@ -187,6 +250,7 @@ func TestGradeRealExercises(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Setenv(stateEnv, "off") // the checkout's own last run stays as it is
 	t.Run("stubs", func(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		if code := run([]string{"-dir", abs}, &stdout, &stderr); code != 1 {

@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	go run ./cmd/grade              # a table: exercise, result, checks, points, the first hint in full; then the total
+//	go run ./cmd/grade              # a table: exercise, result (✓ on a pass), checks, points, the first hint in full; then the total
 //	go run ./cmd/grade -lesson 2    # only lesson 2's exercises (from a notebook: !go run ../cmd/grade -lesson 2)
 //	go run ./cmd/grade --json       # the same, as JSON
 //	go run ./cmd/grade -verify      # the course's own check of its exercises (make test), see below
@@ -23,6 +23,11 @@
 // graded: there the table is the answer, and a failing status would only add
 // a red "exit status 1" under it.
 //
+// The exercises whose result changed since the learner's previous run
+// (kept in the checkout's git-ignored build/grade-last.json; a run of one
+// lesson updates only its exercises there) are listed first, each with what
+// it was. COURSE_GRADE_STATE=off neither reads nor writes that file.
+//
 // With -verify it checks the exercises themselves, without touching the
 // working tree: the registry, stubs, solutions and generated files agree;
 // the feedback's own tests pass (go test ./internal/check
@@ -39,10 +44,12 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 
@@ -130,6 +137,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	rep.Lesson = o.lesson
+	// The previous run's outcomes: what changed since is listed first.
+	keep := o.overlay == "" && os.Getenv(stateEnv) != "off"
+	if keep {
+		rep.Since(loadState(root))
+	}
 	if o.json {
 		err = rep.WriteJSON(stdout)
 	} else {
@@ -139,10 +151,62 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "grade: %v\n", err)
 		return 2
 	}
+	if keep {
+		if err := saveState(root, rep.Outcomes()); err != nil {
+			fmt.Fprintf(stderr, "grade: remembering this run for the next: %v\n", err)
+		}
+	}
 	if !rep.AllPassed() && os.Getenv(notebookEnv) == "" {
 		return 1
 	}
 	return 0
+}
+
+// stateFile is where a run leaves its outcomes for the next one, under the
+// course's git-ignored build folder: per checkout, never committed.
+const stateFile = "build/grade-last.json"
+
+// stateEnv=off makes the grader neither read nor write stateFile (the
+// course tool's headless runs: a notebook's committed output must not
+// depend on what was graded before).
+const stateEnv = "COURSE_GRADE_STATE"
+
+// gradeState is stateFile's content: the outcome of each exercise graded
+// so far, by number, as its last run left it.
+type gradeState struct {
+	Outcomes map[int]string `json:"outcomes"`
+}
+
+// loadState returns the outcomes stateFile holds, or nil.
+func loadState(root string) map[int]string {
+	data, err := os.ReadFile(filepath.Join(root, stateFile))
+	if err != nil {
+		return nil
+	}
+	var st gradeState
+	if json.Unmarshal(data, &st) != nil {
+		return nil // an unreadable file is rewritten by this run
+	}
+	return st.Outcomes
+}
+
+// saveState merges outcomes into stateFile (a run of one lesson keeps the
+// others' outcomes).
+func saveState(root string, outcomes map[int]string) error {
+	all := loadState(root)
+	if all == nil {
+		all = map[int]string{}
+	}
+	maps.Copy(all, outcomes)
+	data, err := json.MarshalIndent(gradeState{Outcomes: all}, "", " ")
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(root, stateFile)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
 }
 
 // notebookEnv is set by GoNB for the shell commands of a notebook's cells.

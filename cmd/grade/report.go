@@ -27,6 +27,10 @@ type Result struct {
 	Checks       int    `json:"checks"`
 	Summary      string `json:"hint,omitempty"`     // the first hint, whole, or what went wrong
 	Messages     string `json:"messages,omitempty"` // every failure's message
+	// Was is the exercise's result at the learner's previous run, when it
+	// has changed since ("fail 2/5", "not implemented"); empty when
+	// unchanged or not graded then.
+	Was string `json:"was,omitempty"`
 }
 
 // Report is the grade of every exercise graded: what the table and --json
@@ -70,13 +74,29 @@ const width = 100
 // full under its row, and the total.
 func (r *Report) WriteTable(w io.Writer) error {
 	rows := [][]string{{"exercise", "lesson", "result", "checks", "points"}}
+	changed := r.Changed()
+	if changed > 0 {
+		rows[0] = append(rows[0], "since your last run")
+	}
 	for _, e := range r.Exercises {
 		checks := "-"
 		if e.Checks > 0 {
 			checks = fmt.Sprintf("%d/%d", e.ChecksPassed, e.Checks)
 		}
-		rows = append(rows, []string{fmt.Sprintf("%02d %s", e.Number, e.Slug), fmt.Sprint(e.Lesson), e.Status, checks,
-			fmt.Sprintf("%d/%d", e.Points, e.MaxPoints)})
+		result := e.Status
+		if e.Passed {
+			result = "✓ " + result
+		}
+		row := []string{fmt.Sprintf("%02d %s", e.Number, e.Slug), fmt.Sprint(e.Lesson), result, checks,
+			fmt.Sprintf("%d/%d", e.Points, e.MaxPoints)}
+		if changed > 0 {
+			was := ""
+			if e.Was != "" {
+				was = "was " + e.Was
+			}
+			row = append(row, was)
+		}
+		rows = append(rows, row)
 	}
 	widths := make([]int, len(rows[0]))
 	for _, row := range rows {
@@ -85,14 +105,18 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 	}
 	var b strings.Builder
+	if changed > 0 {
+		fmt.Fprintf(&b, "%d changed since your last run, listed first.\n\n", changed)
+	}
 	line := func(row []string) {
+		var l strings.Builder
 		for c, cell := range row {
 			if c < len(row)-1 {
 				cell += strings.Repeat(" ", widths[c]-utf8.RuneCountInString(cell)+2)
 			}
-			b.WriteString(cell)
+			l.WriteString(cell)
 		}
-		b.WriteString("\n")
+		b.WriteString(strings.TrimRight(l.String(), " ") + "\n")
 	}
 	line(rows[0])
 	for i, e := range r.Exercises {
@@ -127,6 +151,59 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 	}
 	return err
+}
+
+// Changed returns how many exercises changed since the previous run.
+func (r *Report) Changed() int {
+	n := 0
+	for _, e := range r.Exercises {
+		if e.Was != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// outcome is how an exercise ended, as the next run compares it: status,
+// and checks passed when it has checks.
+func (e Result) outcome() string {
+	if e.Checks > 0 {
+		return fmt.Sprintf("%s %d/%d", e.Status, e.ChecksPassed, e.Checks)
+	}
+	return e.Status
+}
+
+// Since compares the report with the outcomes of the previous run (by
+// exercise number; nil when there was none): it sets Was on each exercise
+// that changed and moves those first, keeping the order within each group.
+func (r *Report) Since(prev map[int]string) {
+	if prev == nil {
+		return
+	}
+	var changed, same []Result
+	for _, e := range r.Exercises {
+		// An exercise the previous run did not grade (-lesson) has
+		// nothing to compare with.
+		if was, ok := prev[e.Number]; ok && was != e.outcome() {
+			e.Was = was
+		}
+		if e.Was != "" {
+			changed = append(changed, e)
+		} else {
+			same = append(same, e)
+		}
+	}
+	r.Exercises = append(changed, same...)
+}
+
+// Outcomes returns the report's outcome per exercise number, for the next
+// run's Since.
+func (r *Report) Outcomes() map[int]string {
+	out := map[int]string{}
+	for _, e := range r.Exercises {
+		out[e.Number] = e.outcome()
+	}
+	return out
 }
 
 // firstFailing returns the test name, without "Test", of the first exercise

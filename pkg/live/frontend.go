@@ -31,9 +31,11 @@ type frontEnd interface {
 	showSVG(svg []byte)
 	showReadout(text string)
 	// listen shows the controls, gives the page the CSS fonts of the
-	// figures to come, and returns the page's messages, the first of which
-	// says that the page is there; an error when it never answers.
-	listen(controls, fontCSS string) (<-chan string, error)
+	// figures to come, and returns the page's first message (the page is
+	// there: the default state, and whether other cells are queued) and
+	// the channel of the messages that follow; an error when it never
+	// answers.
+	listen(controls, fontCSS string) (first string, msgs <-chan string, err error)
 	// addFonts gives the page more fonts (CSS @font-face rules).
 	addFonts(fontCSS string)
 	logf(format string, args ...any)
@@ -67,8 +69,8 @@ func (f *plainFrontEnd) showFigure([]byte)     { fmt.Println("[figure: shown in 
 func (*plainFrontEnd) showSVG([]byte)          {}
 func (*plainFrontEnd) showReadout(text string) { fmt.Println(text) }
 func (*plainFrontEnd) addFonts(string)         {}
-func (*plainFrontEnd) listen(string, string) (<-chan string, error) {
-	return nil, fmt.Errorf("not in a notebook")
+func (*plainFrontEnd) listen(string, string) (string, <-chan string, error) {
+	return "", nil, fmt.Errorf("not in a notebook")
 }
 func (*plainFrontEnd) logf(format string, args ...any) { log.Printf(format, args...) }
 func (*plainFrontEnd) close()                          {}
@@ -147,12 +149,12 @@ var controlsJS string
 
 var controlsTmpl = template.Must(template.New("controls.js").Parse(controlsJS))
 
-func (g *gonbFrontEnd) listen(controls, fontCSS string) (<-chan string, error) {
+func (g *gonbFrontEnd) listen(controls, fontCSS string) (string, <-chan string, error) {
 	// Subscribing first makes GoNB install its websocket in the page (it
 	// waits up to 3 s for it), so that the script below finds gonb_comm.
 	g.messages = comms.Listen[string](g.address)
 	if err := gonbui.Error(); err != nil {
-		return nil, fmt.Errorf("GoNB's connection failed (%v)", err)
+		return "", nil, fmt.Errorf("GoNB's connection failed (%v)", err)
 	}
 	js := bytes.NewBufferString(fontsJS(fontCSS))
 	if err := controlsTmpl.Execute(js, struct{ RootID, Address string }{g.rootID, g.address}); err != nil {
@@ -176,12 +178,12 @@ func (g *gonbFrontEnd) listen(controls, fontCSS string) (<-chan string, error) {
 		g.showControls(controls)
 		dom.TransientJavascript(js.String())
 		select {
-		case <-out: // the page's first message: it is there, with the defaults
-			return out, nil
+		case first := <-out: // the page is there, with the defaults
+			return first, out, nil
 		case <-time.After(handshake):
 		}
 	}
-	return nil, fmt.Errorf("no JupyterLab page answered within %s, %d times", human(handshake), handshakeTries)
+	return "", nil, fmt.Errorf("no JupyterLab page answered within %s, %d times", human(handshake), handshakeTries)
 }
 
 func (*gonbFrontEnd) logf(format string, args ...any) { log.Printf(format, args...) }

@@ -8,9 +8,18 @@
 // Notebook 6 and headless execution (nbconvert, `course run`) all show them
 // and none waits for anything. Only when the cell runs in JupyterLab, with a
 // browser attached, does the Panel add its controls under them and redraw in
-// place at every change, until the learner presses Done, or the controls sit
-// unused for Idle, or Limit has passed: a GoNB cell keeps the kernel busy
-// while it listens, so it must stop by itself, and it says so.
+// place at every change, until the learner presses Done, runs another cell,
+// or leaves the controls unused for Idle, or Limit has passed: a GoNB cell
+// keeps the kernel busy while it listens, so it must stop by itself, and it
+// says so.
+//
+// Run All never waits on a learner. The page tells the cell, in its first
+// message and whenever it changes, whether another cell of the notebook is
+// queued to run (JupyterLab shows [*] on every cell that Run All, Run All
+// Below, or a Shift+Enter further down has queued): then the controls close
+// at once, leaving the default figure and readout and a line saying to run
+// the cell on its own to explore it. A learner who runs the cell on its own
+// gets the controls; running any other cell, or this one again, closes them.
 //
 // The controls talk to the cell through GoNB's comms (gonbui/comms, over the
 // websocket GoNB installs in the page) with a small script of their own
@@ -242,7 +251,17 @@ func (p *Panel) run(draw func() (View, error), fe frontEnd) {
 	if err != nil {
 		panic(err)
 	}
-	states, err := fe.listen(p.controlsHTML(), fonts)
+	first, states, err := fe.listen(p.controlsHTML(), fonts)
+	if err == nil {
+		var s state
+		if s, err = parseState(first, p.optionCounts()); err == nil && s.Queued {
+			// Run All (or another queued cell) is waiting: no controls.
+			fe.showControls("")
+			fe.showReadout(p.readout(v.Readout, closedNote(queuedStop)))
+			fe.close()
+			return
+		}
+	}
 	if err != nil {
 		fe.showControls("")
 		fe.showReadout(p.readout(v.Readout, p.staticNote(err.Error())))
@@ -277,7 +296,7 @@ func (p *Panel) run(draw func() (View, error), fe frontEnd) {
 		}
 	}()
 
-	drawn := -1 // sequence number of the state on screen; the page's first message is 0
+	drawn := 0 // sequence number of the state on screen: the page's first message, the defaults
 	idleTimer, limitTimer := time.NewTimer(idle), time.NewTimer(limit)
 	defer idleTimer.Stop()
 	defer limitTimer.Stop()
@@ -328,13 +347,28 @@ func (p *Panel) run(draw func() (View, error), fe frontEnd) {
 				last = p.readout(readout, "")
 			}
 		}
-		if s.Done {
+		switch {
+		case s.Queued:
+			stop = queuedStop
+		case s.Done:
 			stop = "Done pressed"
 		}
 	}
 	fe.showControls("")
-	fe.showReadout(last + "\n" + fmt.Sprintf("Controls closed (%s): run the cell again to explore.", stop))
+	fe.showReadout(last + "\n" + closedNote(stop))
 	fe.close()
+}
+
+// queuedStop is why the controls close when another cell waits to run.
+const queuedStop = "another cell is queued to run"
+
+// closedNote is the last line of a readout whose controls have closed:
+// why, and how to get them back.
+func closedNote(why string) string {
+	if why == queuedStop {
+		return fmt.Sprintf("Controls closed (%s): run this cell on its own (Shift+Enter) to explore it.", why)
+	}
+	return fmt.Sprintf("Controls closed (%s): run the cell again to explore.", why)
 }
 
 // redraw draws the view of the controls' current setting as an inline SVG
@@ -395,7 +429,7 @@ func (p *Panel) staticNote(why string) string {
 
 // liveNote is the line under a readout while the controls listen.
 func (p *Panel) liveNote(idle, limit time.Duration) string {
-	return fmt.Sprintf("Live: move the controls above. Press Done to free the kernel; the controls also close after %s without a change, or %s in all.",
+	return fmt.Sprintf("Live: move the controls above. Press Done to free the kernel; running another cell also closes them, as do %s without a change, or %s in all.",
 		human(idle), human(limit))
 }
 
@@ -411,11 +445,13 @@ func human(d time.Duration) string {
 }
 
 // state is one message from the page: the index of every control, in the
-// Panel's order, and whether Done was pressed.
+// Panel's order, whether Done was pressed, and whether another cell is
+// queued to run (or this one was run again: its controls left the page).
 type state struct {
 	Seq    int   `json:"seq"`
 	Values []int `json:"values"`
 	Done   bool  `json:"done"`
+	Queued bool  `json:"queued"`
 }
 
 // parseState decodes a message and checks it against the panel's controls.

@@ -17,6 +17,7 @@ type fakeFrontEnd struct {
 	isLive    bool
 	why       string
 	listenErr error
+	first     string // the page's first message; "" for the defaults, nothing queued
 	messages  chan string
 	controls  []string // every showControls
 	figures   int
@@ -46,11 +47,15 @@ func (f *fakeFrontEnd) showReadout(text string) {
 	f.readouts = append(f.readouts, text)
 }
 func (f *fakeFrontEnd) addFonts(string) {}
-func (f *fakeFrontEnd) listen(string, string) (<-chan string, error) {
+func (f *fakeFrontEnd) listen(string, string) (string, <-chan string, error) {
 	if f.listenErr != nil {
-		return nil, f.listenErr
+		return "", nil, f.listenErr
 	}
-	return f.messages, nil
+	first := f.first
+	if first == "" {
+		first = msg(0, 2, 0, false)
+	}
+	return first, f.messages, nil
 }
 func (f *fakeFrontEnd) logf(string, ...any) {}
 func (f *fakeFrontEnd) close()              { f.closed = true }
@@ -155,6 +160,47 @@ func TestLiveRedrawsTheNewestStateUntilDone(t *testing.T) {
 	}
 }
 
+// Run All: the page's first message says that other cells are queued, so
+// the cell ends at once with its default figure and readout, no controls.
+func TestQueuedCellsEndThePanelAtOnce(t *testing.T) {
+	p, drawn, draw := panel()
+	fe := &fakeFrontEnd{isLive: true, first: `{"seq":0,"values":[2,0],"done":false,"queued":true}`, messages: make(chan string)}
+	start := time.Now()
+	p.run(draw, fe)
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("took %s", took)
+	}
+	if len(*drawn) != 1 || fe.figures != 1 {
+		t.Errorf("drew %q (%d figures), want the default once", *drawn, fe.figures)
+	}
+	if got := fe.controls[len(fe.controls)-1]; got != "" || !fe.closed {
+		t.Errorf("controls left showing %q (closed %v)", got, fe.closed)
+	}
+	want := "factor s = 4, method = a\nreadout a s=4\nControls closed (another cell is queued to run): run this cell on its own (Shift+Enter) to explore it."
+	if fe.lastReadout() != want {
+		t.Errorf("readout %q, want %q", fe.lastReadout(), want)
+	}
+}
+
+// A learner explores, then runs another cell: the page says so, and the
+// cell ends, keeping the figure of the last setting.
+func TestRunningAnotherCellClosesTheControls(t *testing.T) {
+	p, _, draw := panel()
+	fe := &fakeFrontEnd{isLive: true, messages: make(chan string)}
+	done := runLive(p, draw, fe)
+	fe.messages <- msg(1, 3, 0, false) // s = 8
+	fe.messages <- `{"seq":2,"values":[3,0],"done":true,"queued":true}`
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the panel still listens after another cell was queued")
+	}
+	want := "factor s = 8, method = a\nreadout a s=8\nControls closed (another cell is queued to run): run this cell on its own (Shift+Enter) to explore it."
+	if fe.lastReadout() != want {
+		t.Errorf("readout %q, want %q", fe.lastReadout(), want)
+	}
+}
+
 func TestLiveShowsADrawErrorAndGoesOn(t *testing.T) {
 	p, _, draw := panel()
 	fe := &fakeFrontEnd{isLive: true, messages: make(chan string)}
@@ -200,6 +246,7 @@ func TestParseStateRejectsBadMessages(t *testing.T) {
 	counts := []int{4, 2}
 	for _, c := range []struct{ msg, err string }{
 		{`{"seq":1,"values":[3,1],"done":false}`, ""},
+		{`{"seq":1,"values":[3,1],"done":true,"queued":true}`, ""},
 		{`{"seq":-1,"values":[3,1]}`, "sequence number -1 is negative"},
 		{`{"seq":1,"values":[3]}`, "1 values for 2 controls"},
 		{`{"seq":1,"values":[4,0]}`, "control 0: index 4 is outside [0, 4)"},

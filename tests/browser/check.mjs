@@ -13,9 +13,16 @@
 //   - MathJax rendered its formulas without an error;
 //   - every relative link in its text answers 200 from the server;
 //
-// and, for the lessons named by --run (default: 01), that "Run All Cells"
+// and, for the lessons named by --run (default: all), that "Run All Cells"
 // from the menu runs them top to bottom with no error output, showing what
-// the committed notebook shows, and that saving the result works. It also
+// the committed notebook shows, and that saving the result works. Run All
+// must never wait on a learner: nothing presses Done, every interactive cell
+// must end by itself with its default figure (its controls closed because
+// cells are queued after it), and the whole run must finish within the
+// notebook's headless time (build/course-run.json, which `course run` and
+// `course notebooks` write; else BROWSER_HEADLESS_S, default 300 s) plus
+// BROWSER_STALL_S (default 120 s). Each notebook's Run All wall time, its
+// slowest cell and its interactive cells' times go to <out>/run-all.json. It also
 // checks that the server refuses requests without the token and that the
 // token is on no process's command line.
 //
@@ -29,7 +36,7 @@
 // control's release to the new figure) whose median over all changes is at
 // most BROWSER_REDRAW_MS (default 200).
 //
-// Usage: node tests/browser/check.mjs [--server lab|notebook] [--run 01,02|none]
+// Usage: node tests/browser/check.mjs [--server lab|notebook] [--run all|01,02|none]
 //        [--controls all|none|02,05] [--out DIR] [--only 01,04] [--keep]
 // make test-browser (part of make test; tests/browser/run.sh) runs it for
 // JupyterLab and, more briefly (no --run), for Jupyter Notebook 6. Exit status 0 when every check passed, 1 when one
@@ -47,7 +54,7 @@ import { checkControls, panelCells } from './controls.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function parseArgs(argv) {
-  const o = { server: 'lab', run: ['01'], out: '', only: [], keep: false, controls: 'all' };
+  const o = { server: 'lab', run: ['all'], out: '', only: [], keep: false, controls: 'all' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => {
@@ -65,7 +72,7 @@ function parseArgs(argv) {
   }
   if (!['lab', 'notebook'].includes(o.server)) usage(`--server must be lab or notebook, got ${JSON.stringify(o.server)}`);
   if (!/^(all|none|\d{2}(,\d{2})*)$/.test(o.controls)) usage(`--controls takes all, none or lessons (02,05), got ${JSON.stringify(o.controls)}`);
-  for (const n of [...o.run, ...o.only]) if (!/^\d{2}$/.test(n)) usage(`lessons are named by two digits (01), got ${JSON.stringify(n)}`);
+  for (const n of [...o.run.filter((r) => r !== 'all'), ...o.only]) if (!/^\d{2}$/.test(n)) usage(`lessons are named by two digits (01), got ${JSON.stringify(n)}`);
   o.out ||= path.join(ROOT, 'build', 'browser', o.server);
   return o;
 }
@@ -206,6 +213,12 @@ const ui = {
       await page.locator('.lm-MenuBar-itemLabel', { hasText: /^Run$/ }).click();
       await page.locator('.lm-Menu-itemLabel', { hasText: /^Run All Cells$/ }).click();
     },
+    // The index of the code cell running now (Run All clears every count
+    // at its start, and each cell gets its count when it finishes), or -1.
+    running: () => {
+      const cells = [...window.__nb().content.model.cells];
+      return cells.findIndex((c) => c.type === 'code' && c.executionCount === null && c.sharedModel.getSource().trim() !== '');
+    },
     // Every code cell has run: an execution count, nothing queued or running.
     done: () => {
       const w = window.__nb();
@@ -251,6 +264,7 @@ const ui = {
       await page.click('#celllink');
       await page.click('#run_all_cells > a');
     },
+    running: () => window.Jupyter.notebook.get_cells().findIndex((c) => c.cell_type === 'code' && typeof c.input_prompt_number !== 'number'),
     done: () => {
       const nb = window.Jupyter.notebook;
       const cells = nb.get_cells().filter((c) => c.cell_type === 'code');
@@ -268,6 +282,18 @@ const ui = {
 }[opts.server];
 
 let apiHeaders = {};
+
+// headlessSeconds returns a notebook's wall time in its last headless run
+// (build/course-run.json, written by `course run` and `course notebooks`),
+// else BROWSER_HEADLESS_S (default 300).
+function headlessSeconds(rel) {
+  try {
+    const runs = JSON.parse(fs.readFileSync(path.join(ROOT, 'build', 'course-run.json'), 'utf8'));
+    const r = runs.notebooks?.[path.basename(rel)];
+    if (r?.seconds > 0) return { seconds: r.seconds, from: `build/course-run.json, ${r.when}` };
+  } catch { /* none */ }
+  return { seconds: Number(process.env.BROWSER_HEADLESS_S ?? 300), from: 'BROWSER_HEADLESS_S' };
+}
 
 // openNotebook shows the notebook rel. JupyterLab, once loaded, opens it as
 // a learner would from the file browser, in place of the notebook before
@@ -384,7 +410,8 @@ async function checkNotebook(page, base, courseDir, rel) {
     await page.screenshot({ path: path.join(opts.out, `${name}-figure-${k + 1}.png`) });
   }
   // The first code cell indented with tabs, to see how Go code looks.
-  const tabbed = want.nb.cells.findIndex((c) => c.cell_type === 'code' && /^\t/m.test([].concat(c.source).join('')));
+  // (Not a check cell: its source is collapsed.)
+  const tabbed = want.nb.cells.findIndex((c) => c.cell_type === 'code' && /^\t/m.test([].concat(c.source).join('')) && !/^\/\/ Checks:/.test([].concat(c.source).join('')));
   if (tabbed >= 0) {
     const cell = page.locator(opts.server === 'lab' ? '.jp-Notebook > .jp-WindowedPanel-viewport > .jp-Cell, .jp-Notebook .jp-Cell' : '#notebook-container > .cell').nth(tabbed);
     const input = cell.locator(opts.server === 'lab' ? '.jp-InputArea' : '.input').first();
@@ -431,18 +458,33 @@ async function runNotebook(page, base, courseDir, rel) {
   await waitFor(page, ui.ready, 120_000, 'notebook open, kernel connected');
   const before = fs.readFileSync(path.join(courseDir, rel), 'utf8');
   await ui.runAll(page);
+  // Run All must not wait on a learner: nothing here presses Done. Its
+  // budget is the notebook's headless time plus BROWSER_STALL_S.
+  const headless = headlessSeconds(rel);
+  const stall = Number(process.env.BROWSER_STALL_S ?? 120);
+  rec.headlessSeconds = headless.seconds;
+  rec.headlessFrom = headless.from;
+  rec.budgetSeconds = Math.round(headless.seconds + stall);
+  const busy = new Map(); // cell index → seconds it was seen running
   try {
     await page.waitForFunction(ui.started, null, { timeout: 30_000, polling: 100 });
-    // An interactive cell listens until Done: press it when its controls
-    // come up (in JupyterLab), as a learner running all cells would.
-    for (const end = Date.now() + 600_000; !(await page.evaluate(ui.done)); await page.waitForTimeout(500)) {
-      if (Date.now() > end) throw new Error('not done within 600 s');
-      await page.locator('[data-course-done]:not([disabled])').first().click({ timeout: 1000 }).catch(() => {});
+    let last = Date.now();
+    for (const end = Date.now() + rec.budgetSeconds * 1000; !(await page.evaluate(ui.done)); await page.waitForTimeout(500)) {
+      const now = Date.now();
+      const i = await page.evaluate(ui.running).catch(() => -1);
+      if (i >= 0) busy.set(i, (busy.get(i) ?? 0) + (now - last) / 1000);
+      last = now;
+      if (now > end) {
+        const stuck = i >= 0 ? `cell ${i + 1} has been running for ${Math.round(busy.get(i))} s` : 'no cell seen running';
+        throw new Error(`not done within ${rec.budgetSeconds} s (headless ${Math.round(headless.seconds)} s, ${headless.from}, + ${stall} s): ${stuck}`);
+      }
     }
   } catch (e) {
-    fail(rel, `Run All Cells did not finish within 10 minutes (${e.message.split('\n')[0]})`);
+    fail(rel, `Run All Cells stalled: ${e.message.split('\n')[0]}`);
   }
   rec.seconds = +secs(t);
+  const slowest = [...busy].sort((a, b) => b[1] - a[1])[0];
+  if (slowest) rec.slowestCell = { cell: slowest[0] + 1, seconds: +slowest[1].toFixed(1) };
   await page.screenshot({ path: path.join(opts.out, `${name}-run.png`) });
   const errors = await page.evaluate(([root, sel]) => [...eval(root)().querySelectorAll(sel)].map((e) => e.textContent.trim().slice(0, 300)), [ui.root.toString(), ui.errorOutputs]);
   rec.errorOutputs = errors.length;
@@ -485,8 +527,23 @@ async function runNotebook(page, base, courseDir, rel) {
     if (a !== b) diffs.push(`cell ${i + 1}:\n      committed: ${a.slice(0, 300)}\n      live:      ${b.slice(0, 300)}`);
   });
   rec.differingCells = diffs.length;
+  // Every interactive cell ended by itself: its controls closed because
+  // cells were queued after it (not by Done, not after minutes idle).
+  if (opts.server === 'lab') {
+    const queuedNote = 'Controls closed (another cell is queued to run)';
+    rec.panels = [];
+    for (const i of panelCells(want.nb).cells) {
+      const readout = [].concat(...(got.cells[i]?.outputs ?? []).map((o) => o.data?.['text/plain'] ?? [])).join('');
+      const p = { cell: i + 1, seconds: +(busy.get(i) ?? 0).toFixed(1), endedByItself: readout.includes(queuedNote) };
+      rec.panels.push(p);
+      if (!p.endedByItself) fail(rel, `Run All Cells: interactive cell ${i + 1} did not end by itself (its readout lacks "${queuedNote}"): ${JSON.stringify(readout.slice(-200))}`);
+    }
+  }
   if (diffs.length) fail(rel, `after Run All Cells, ${diffs.length} cells show other outputs than the committed notebook:\n    ${diffs.slice(0, 3).join('\n    ')}`);
-  if (failures.length === failed) console.log(`ok    ${rel}: Run All Cells from the menu in ${rec.seconds}s, no error output, outputs as committed, saved`);
+  if (failures.length === failed) {
+    const panels = rec.panels?.length ? `; ${rec.panels.length} interactive cells ended by themselves (${rec.panels.map((p) => `${p.seconds}s`).join(', ')})` : '';
+    console.log(`ok    ${rel}: Run All Cells from the menu in ${rec.seconds}s (budget ${rec.budgetSeconds}s), no error output, outputs as committed, saved${panels}`);
+  }
   await shutdownKernel(page, base, await page.evaluate(ui.kernelId));
   return rec;
 }
@@ -591,12 +648,17 @@ async function main() {
       report.notebooks.push(rec);
       await shutdownKernel(page, base, await page.evaluate(ui.kernelId).catch(() => null));
     }
-    for (const n of opts.run) {
-      const f = all.find((x) => x.startsWith(`${n}-`));
-      if (!f) { fail(`--run ${n}`, 'no such notebook'); continue; }
+    const toRun = opts.run.includes('all') ? chosen : opts.run.map((n) => all.find((x) => x.startsWith(`${n}-`)) ?? n);
+    for (const f of toRun) {
+      if (!f.endsWith('.ipynb')) { fail(`--run ${f}`, 'no such notebook'); continue; }
       report.run.push(await runNotebook(page, base, courseDir, `notebooks/${f}`));
+      fs.writeFileSync(path.join(opts.out, 'run-all.json'), JSON.stringify({
+        server: opts.server,
+        loadAverage: fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+        notebooks: report.run.map((r) => ({ notebook: r.notebook, seconds: r.seconds, budgetSeconds: r.budgetSeconds, headlessSeconds: r.headlessSeconds, headlessFrom: r.headlessFrom, slowestCell: r.slowestCell, panels: r.panels })),
+      }, null, 1));
     }
-    if (opts.server === 'lab' && opts.controls !== 'none') await driveControls(page, base, courseDir, all);
+    if (opts.server === 'lab' && opts.controls !== 'none') await driveControls(page, base, courseDir, chosen);
   } catch (e) {
     fail('check', e.stack ?? String(e));
   } finally {

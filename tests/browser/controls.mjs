@@ -15,7 +15,9 @@
 //
 // and it measures the time from the control's change event (the slider's
 // release) to the new figure decoded in the page. Done must close the
-// controls and end the cell. Screenshots: <out>/<notebook>-controls-<n>.png.
+// controls and end the cell; so must running another cell while they are
+// live (Run All's case, where cells are queued from the start, is
+// check.mjs's). Screenshots: <out>/<notebook>-controls-<n>.png.
 //
 // Used by check.mjs (--server lab); exported: panelCells, checkControls.
 
@@ -25,13 +27,18 @@ import path from 'node:path';
 // an interactive cell.
 export const PANEL_NOTE = 'Run this cell in JupyterLab to explore it with controls for';
 
+// CLOSED_NOTE starts the last line of a panel's readout once it ran in
+// JupyterLab (Run All closes its controls at once): the marker in a
+// notebook the check has run and saved.
+export const CLOSED_NOTE = '\nControls closed (';
+
 // panelCells returns the indexes of the interactive cells of a notebook,
 // and of its setup cell (the first code cell).
 export function panelCells(nb) {
   const text = (o) => [].concat(o?.text ?? o?.data?.['text/plain'] ?? []).join('');
   const cells = [];
   nb.cells.forEach((c, i) => {
-    if (c.cell_type === 'code' && (c.outputs ?? []).some((o) => text(o).includes(PANEL_NOTE))) cells.push(i);
+    if (c.cell_type === 'code' && (c.outputs ?? []).some((o) => text(o).includes(PANEL_NOTE) || text(o).includes(CLOSED_NOTE))) cells.push(i);
   });
   const setup = nb.cells.findIndex((c) => c.cell_type === 'code');
   return { setup, cells };
@@ -465,6 +472,18 @@ export async function checkControls(ctx, page, rel, nb) {
         await ctx.waitFor(page, `(() => { const s = (${panelState})(${i}); return s.readout.includes('Controls closed (Done pressed)') && !s.running && s.controls.length === 0; })()`, 30_000, 'Done');
       } catch (e) {
         ctx.fail(where, `pressing Done did not close the controls and end the cell: ${e.message}`);
+      }
+      // Live again, then another cell run (the setup cell, which is cheap):
+      // the controls must close by themselves, keeping the figure.
+      await run(i);
+      try {
+        await ctx.waitFor(page, `(${panelState})(${i}).readout.includes('Live: move the controls')`, 60_000, 'the controls, a second time');
+        await run(setup);
+        await ctx.waitFor(page, `(() => { const s = (${panelState})(${i}); return s.readout.includes('Controls closed (another cell is queued to run)') && !s.running && s.controls.length === 0 && s.figure; })()`, 30_000, 'the controls closing');
+        await ctx.waitFor(page, () => window.__nb().sessionContext.session?.kernel?.status === 'idle', 60_000, 'the setup cell after it');
+        p.closedByAnotherCell = true;
+      } catch (e) {
+        ctx.fail(where, `running another cell did not close the live controls and end the cell: ${e.message}`);
       }
       const end = await page.evaluate(panelState, i);
       if (end.errors.length) ctx.fail(where, `error output: ${end.errors[0]}`);

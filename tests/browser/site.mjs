@@ -10,7 +10,9 @@
 //     some: every lesson does);
 //   - a lesson page has its bar of links (course map, previous, next, in
 //     the order of the notebooks), the note that controls are live only in
-//     JupyterLab, and its code highlighted.
+//     JupyterLab, and its code highlighted; its prose runs to about 80
+//     characters a line (at most 100), tabs are 4 columns, and neither the
+//     setup cell nor a check cell (// Checks:) is shown.
 //
 // A screenshot of the top of each page goes to build/browser/site/, with
 // report.json.
@@ -167,6 +169,31 @@ async function main() {
         }
         if (!/live[^.]*only in JupyterLab/.test(nav.note)) fail(rel, `the note does not say the controls are live only in JupyterLab: "${nav.note.trim().slice(0, 120)}"`);
         if (nav.highlighted < 3) fail(rel, `code is not highlighted (${nav.highlighted} keyword spans)`);
+        // Reading: prose about 80 characters a line (the widest paragraph's
+        // width over its font's average character), tabs 4 columns, and no
+        // machinery: the setup cell and check cells are left out.
+        const look = await page.evaluate(() => {
+          const paras = [...document.querySelectorAll('.jp-RenderedMarkdown p')].filter((p) => p.textContent.length > 200);
+          let chars = 0;
+          for (const p of paras) {
+            const c = document.createElement('span');
+            c.textContent = 'abcdefghijklmnopqrstuvwxyz etaoinshrdlu ETAOIN';
+            p.appendChild(c);
+            const perChar = c.getBoundingClientRect().width / c.textContent.length;
+            c.remove();
+            chars = Math.max(chars, p.getBoundingClientRect().width / perChar);
+          }
+          const pre = document.querySelector('.jp-CodeCell .highlight pre');
+          return {
+            chars: Math.round(chars),
+            tabSize: pre ? getComputedStyle(pre).tabSize : '',
+            machinery: [...document.querySelectorAll('.jp-CodeCell .highlight pre')].map((e) => e.textContent).filter((t) => /^(!\*go mod edit|\/\/ Checks:)/.test(t)).length,
+          };
+        });
+        rec.proseLineChars = look.chars;
+        if (look.chars > 100) fail(rel, `prose lines run to about ${look.chars} characters (want about 80)`);
+        if (look.tabSize && look.tabSize !== '4') fail(rel, `tabs in code are ${look.tabSize} columns wide, want 4`);
+        if (look.machinery) fail(rel, `${look.machinery} setup or check cells are shown`);
       }
       if (problems.length) fail(rel, problems.slice(0, 4).join(' | '));
       await page.screenshot({ path: path.join(OUT, `${rel.replaceAll('/', '_').replace(/\.html$/, '')}.png`) });
