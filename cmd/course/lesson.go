@@ -27,7 +27,11 @@ const CheckPrefix = "// Checks:"
 // cells; the line itself is dropped.
 const CellBreak = "<!-- cell -->"
 
-// lessonName matches a lesson's file name: two digits, a dash, a slug.
+// lessonName matches a lesson's file name: two digits, a dash, a slug. A
+// lesson too long for one sitting is split into parts, files that share its
+// number and are read in the order of their names (08-length-extrapolation-lab.md,
+// then 08-length-extrapolation-results.md): each part is a notebook of its
+// own, and the lesson's number selects them all.
 var lessonName = regexp.MustCompile(`^([0-9]{2})-([a-z0-9]+(?:-[a-z0-9]+)*)\.md$`)
 
 // Cell is one notebook cell generated from a lesson.
@@ -62,7 +66,7 @@ func (c Cell) Metadata() map[string]any {
 // Lesson is a parsed lessons/NN-slug.md.
 type Lesson struct {
 	Path  string // path of the Markdown file
-	Num   string // "01"
+	Num   string // "01"; the parts of a split lesson share it
 	Slug  string // "01-permutation-invariance", the notebook's base name
 	Cells []Cell // the notebook's cells, setup cell included
 }
@@ -228,16 +232,15 @@ func isClosingFence(line, fence string) bool {
 	return true
 }
 
-// FindLessons returns the lessons in dir, sorted by file name. Files that do
-// not look like lessons (README.md) are skipped; two lessons sharing a
-// number are an error.
+// FindLessons returns the lessons in dir, sorted by name, so that the parts
+// of a split lesson (files sharing a number) come in their order.
+// Files that do not look like lessons (README.md) are skipped.
 func FindLessons(dir string) ([]*Lesson, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	var lessons []*Lesson
-	seen := map[string]string{}
 	for _, e := range entries {
 		if e.IsDir() || !lessonName.MatchString(e.Name()) {
 			continue
@@ -246,10 +249,6 @@ func FindLessons(dir string) ([]*Lesson, error) {
 		if err != nil {
 			return nil, err
 		}
-		if other, dup := seen[l.Num]; dup {
-			return nil, fmt.Errorf("lessons %s and %s share the number %s", other, e.Name(), l.Num)
-		}
-		seen[l.Num] = e.Name()
 		lessons = append(lessons, l)
 	}
 	sort.Slice(lessons, func(i, j int) bool { return lessons[i].Slug < lessons[j].Slug })
@@ -257,7 +256,8 @@ func FindLessons(dir string) ([]*Lesson, error) {
 }
 
 // SelectLessons picks the lessons named by args ("1", "01", "01-slug",
-// "lessons/01-slug.md" or "notebooks/01-slug.ipynb"); no args means all.
+// "lessons/01-slug.md" or "notebooks/01-slug.ipynb"); no args means all. A
+// number picks every part of a split lesson, a slug one part.
 func SelectLessons(all []*Lesson, args []string) ([]*Lesson, error) {
 	if len(args) == 0 {
 		return all, nil
@@ -268,21 +268,20 @@ func SelectLessons(all []*Lesson, args []string) ([]*Lesson, error) {
 		if len(key) == 1 && key[0] >= '0' && key[0] <= '9' {
 			key = "0" + key
 		}
-		var found *Lesson
+		var found []*Lesson
 		for _, l := range all {
 			if key == l.Num || key == l.Slug {
-				found = l
-				break
+				found = append(found, l)
 			}
 		}
-		if found == nil {
+		if len(found) == 0 {
 			var names []string
 			for _, l := range all {
 				names = append(names, l.Slug)
 			}
 			return nil, fmt.Errorf("no lesson %q (lessons: %s)", a, strings.Join(names, ", "))
 		}
-		out = append(out, found)
+		out = append(out, found...)
 	}
 	return out, nil
 }

@@ -166,15 +166,50 @@ func TestFindAndSelectLessons(t *testing.T) {
 	}
 }
 
-func TestFindLessonsRejects(t *testing.T) {
-	t.Run("shared number", func(t *testing.T) {
-		dir := t.TempDir()
-		writeLesson(t, dir, "01-a.md", "```go\n%%\n```\n")
-		writeLesson(t, dir, "01-b.md", "```go\n%%\n```\n")
-		if _, err := FindLessons(dir); err == nil || !strings.Contains(err.Error(), "share the number 01") {
-			t.Errorf("FindLessons error = %v; want 'share the number 01'", err)
+// TestLessonParts checks a lesson split into parts: files sharing a number
+// are found in name order, the number selects every part and a slug
+// one, and each part keeps its own notebook.
+func TestLessonParts(t *testing.T) {
+	dir := t.TempDir()
+	writeLesson(t, dir, "09-next.md", "```go\n%%\n```\n")
+	writeLesson(t, dir, "08-lab-build.md", "# 8, part 1\n```go\n%%\n```\n")
+	writeLesson(t, dir, "08-lab-results.md", "# 8, part 2\n```go\n%%\n```\n")
+	all, err := FindLessons(dir)
+	if err != nil {
+		t.Fatalf("FindLessons with two parts of lesson 08: %v", err)
+	}
+	slugs := func(ls []*Lesson) []string {
+		var out []string
+		for _, l := range ls {
+			out = append(out, l.Slug)
 		}
-	})
+		return out
+	}
+	if got, want := slugs(all), []string{"08-lab-build", "08-lab-results", "09-next"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("FindLessons = %q; want %q (name order)", got, want)
+	}
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"8"}, []string{"08-lab-build", "08-lab-results"}},
+		{[]string{"08"}, []string{"08-lab-build", "08-lab-results"}},
+		{[]string{"08-lab-build"}, []string{"08-lab-build"}},
+		{[]string{"notebooks/08-lab-results.ipynb"}, []string{"08-lab-results"}},
+		{[]string{"9", "08-lab-build"}, []string{"09-next", "08-lab-build"}},
+	} {
+		got, err := SelectLessons(all, tt.args)
+		if err != nil || !reflect.DeepEqual(slugs(got), tt.want) {
+			t.Errorf("SelectLessons(%q) = %q, %v; want %q", tt.args, slugs(got), err, tt.want)
+		}
+	}
+	if all[0].Num != "08" || all[1].Num != "08" || all[0].NotebookName() == all[1].NotebookName() {
+		t.Errorf("parts: numbers %s, %s, notebooks %s, %s; want 08 for both and two notebooks",
+			all[0].Num, all[1].Num, all[0].NotebookName(), all[1].NotebookName())
+	}
+}
+
+func TestFindLessonsRejects(t *testing.T) {
 	t.Run("bad lesson names the file", func(t *testing.T) {
 		dir := t.TempDir()
 		writeLesson(t, dir, "03-broken.md", "# no code\n")

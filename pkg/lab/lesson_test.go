@@ -27,15 +27,20 @@ func TestLessonShowsTheModel(t *testing.T) {
 			fn = string(src[fset.Position(fd.Doc.Pos()).Offset:fset.Position(fd.End()).Offset])
 		}
 	}
+	// Lesson 8 may be split into parts (files sharing its number): one of
+	// them shows the model.
 	lessons, _ := filepath.Glob("../../lessons/08-*.md")
-	if len(lessons) != 1 {
-		t.Fatalf("want one lessons/08-*.md, got %v", lessons)
+	if len(lessons) == 0 {
+		t.Fatal("no lessons/08-*.md")
 	}
-	lesson, err := os.ReadFile(lessons[0])
-	if err != nil {
-		t.Fatal(err)
+	for _, p := range lessons {
+		lesson, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fn != "" && strings.Contains(string(lesson), "```golang\n"+fn+"\n```") {
+			return
+		}
 	}
-	if fn == "" || !strings.Contains(string(lesson), "```golang\n"+fn+"\n```") {
-		t.Errorf("%s does not show Model.Logits as pkg/lab/model.go has it; copy it in a ```golang block:\n%s", lessons[0], fn)
-	}
+	t.Errorf("no part of lesson 8 (%v) shows Model.Logits as pkg/lab/model.go has it; copy it in a ```golang block:\n%s", lessons, fn)
 }

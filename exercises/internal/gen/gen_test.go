@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/posenc/course/internal/catalog"
 	"github.com/posenc/course/internal/check"
 )
 
@@ -89,6 +90,52 @@ func TestMarkersRequired(t *testing.T) {
 	got, err := replaceBetween("a\n"+lessonStart+"\nold\n"+lessonEnd+"\nb\n", "x.md", lessonStart, lessonEnd, "\nnew\n\n")
 	if want := "a\n" + lessonStart + "\n\nnew\n\n" + lessonEnd + "\nb\n"; err != nil || got != want {
 		t.Errorf("replaceBetween = %q, %v; want %q", got, err, want)
+	}
+}
+
+// TestExercisesPart checks where a lesson's generated exercises go: its only
+// file, or the one part of a split lesson that holds the markers.
+func TestExercisesPart(t *testing.T) {
+	l := catalog.Lesson{Num: 8, Title: "lab"}
+	write := func(dir, name, text string) {
+		if err := os.MkdirAll(filepath.Join(dir, "lessons"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "lessons", name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	marked := "# results\n" + lessonStart + "\n" + lessonEnd + "\n"
+
+	one := t.TempDir()
+	write(one, "08-lab.md", "# no markers yet\n")
+	if p, _, err := exercisesPart(one, l); err != nil || filepath.Base(p) != "08-lab.md" {
+		t.Errorf("one file: %s, %v; want 08-lab.md (its markers are checked when it is rewritten)", p, err)
+	}
+
+	parts := t.TempDir()
+	write(parts, "08-lab-build.md", "# how it is built\n")
+	write(parts, "08-lab-results.md", marked)
+	write(parts, "09-next.md", marked)
+	if p, data, err := exercisesPart(parts, l); err != nil || filepath.Base(p) != "08-lab-results.md" || string(data) != marked {
+		t.Errorf("two parts: %s, %v; want 08-lab-results.md, the part with the markers", p, err)
+	}
+
+	both := t.TempDir()
+	write(both, "08-lab-build.md", marked)
+	write(both, "08-lab-results.md", marked)
+	if _, _, err := exercisesPart(both, l); err == nil || !strings.Contains(err.Error(), "both 08-lab-build.md and 08-lab-results.md") {
+		t.Errorf("markers in two parts: %v; want an error naming both", err)
+	}
+
+	neither := t.TempDir()
+	write(neither, "08-lab-build.md", "# a\n")
+	write(neither, "08-lab-results.md", "# b\n")
+	if _, _, err := exercisesPart(neither, l); err == nil || !strings.Contains(err.Error(), "none of its parts") {
+		t.Errorf("markers in no part: %v; want an error", err)
+	}
+	if _, _, err := exercisesPart(t.TempDir(), l); err == nil || !strings.Contains(err.Error(), "no file lessons/08-*.md") {
+		t.Errorf("no file: %v; want an error", err)
 	}
 }
 

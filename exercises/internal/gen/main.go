@@ -114,15 +114,11 @@ func generate(root string) ([]file, error) {
 	out = append(out, file{filepath.Join(catalog.Dir, "README.md"), []byte(text)})
 
 	for _, l := range catalog.Lessons {
-		paths, _ := filepath.Glob(filepath.Join(root, "lessons", fmt.Sprintf("%02d-*.md", l.Num)))
-		if len(paths) != 1 {
-			return nil, fmt.Errorf("lesson %d (%s): found %d files lessons/%02d-*.md; want 1", l.Num, l.Title, len(paths), l.Num)
-		}
-		data, err := os.ReadFile(paths[0])
+		path, data, err := exercisesPart(root, l)
 		if err != nil {
 			return nil, err
 		}
-		rel := filepath.Join("lessons", filepath.Base(paths[0]))
+		rel := filepath.Join("lessons", filepath.Base(path))
 		text, err := replaceBetween(string(data), rel, lessonStart, lessonEnd, lessonSection(l, entries))
 		if err != nil {
 			return nil, err
@@ -140,6 +136,37 @@ func generate(root string) ([]file, error) {
 	}
 	out = append(out, file{"README.md", []byte(text)})
 	return out, nil
+}
+
+// exercisesPart returns the file of lesson l that holds its Exercises
+// markers, and its text: the lesson's only file, or, for a lesson split into
+// parts (files sharing its number), the one part with the markers.
+func exercisesPart(root string, l catalog.Lesson) (string, []byte, error) {
+	paths, _ := filepath.Glob(filepath.Join(root, "lessons", fmt.Sprintf("%02d-*.md", l.Num)))
+	if len(paths) == 0 {
+		return "", nil, fmt.Errorf("lesson %d (%s): no file lessons/%02d-*.md", l.Num, l.Title, l.Num)
+	}
+	var found string
+	var text []byte
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return "", nil, err
+		}
+		if len(paths) > 1 && !bytes.Contains(data, []byte(lessonStart+"\n")) {
+			continue
+		}
+		if found != "" {
+			return "", nil, fmt.Errorf("lesson %d (%s): both %s and %s hold its exercises' markers; want one part",
+				l.Num, l.Title, filepath.Base(found), filepath.Base(p))
+		}
+		found, text = p, data
+	}
+	if found == "" {
+		return "", nil, fmt.Errorf("lesson %d (%s): none of its parts lessons/%02d-*.md holds the markers %s … %s",
+			l.Num, l.Title, l.Num, lessonStart, lessonEnd)
+	}
+	return found, text, nil
 }
 
 // validate checks what the generated files rely on: unique numbers, slugs
