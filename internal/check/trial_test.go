@@ -940,12 +940,7 @@ func runTrial() map[int]*trialCounts {
 			c.holeNames = append(c.holeNames, a.name)
 			continue
 		}
-		ok := false
-		for _, n := range a.names {
-			if h := hintByName(n); h != nil && o.summary == h.String() {
-				ok = true
-			}
-		}
+		ok := namesMistake(o.summary, a.names)
 		if ok {
 			c.named++
 		} else {
@@ -953,6 +948,23 @@ func runTrial() map[int]*trialCounts {
 		}
 	}
 	return byNum
+}
+
+// namesMistake reports whether summary is the hint of one of the mistakes
+// names, or a summary of rows that quotes one of them and no other.
+func namesMistake(summary string, names []string) bool {
+	quoted := false
+	for _, h := range registry {
+		if h.Generic {
+			continue
+		}
+		in := summary == h.String() || strings.Contains(summary, strings.TrimSuffix(h.String(), "."))
+		if in && !slices.Contains(names, h.Name) {
+			return false
+		}
+		quoted = quoted || in
+	}
+	return quoted
 }
 
 func hintByName(name string) *Hint {
