@@ -25,7 +25,7 @@ type evidence struct {
 }
 
 var (
-	evidenceMu sync.Mutex
+	evidenceMu  sync.Mutex
 	rowEvidence *evidence // the row being checked; nil outside a check
 	probeDepth  int       // > 0 while a diagnosis runs the learner's code on other inputs
 	recordOnly  bool      // the row passed: diagnose to record, never probe
