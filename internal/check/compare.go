@@ -137,6 +137,17 @@ func consistentHint[T any](got T, same func(a, b T) bool, variants []variant[T],
 	return first
 }
 
+// uniqueMatch returns the hint that the variants got matches name, or nil
+// when they name none or several: a row that two mistakes explain equally
+// names neither, and the rows together decide (chooseHint).
+func uniqueMatch[T any](got T, same func(a, b T) bool, variants ...variant[T]) *Hint {
+	hints := matchAll(got, same, variants...)
+	if len(hints) != 1 {
+		return nil
+	}
+	return hints[0]
+}
+
 // firstMatch returns the hint of the first variant that got matches, or nil.
 func firstMatch[T any](got T, same func(a, b T) bool, variants ...variant[T]) *Hint {
 	observe(got, same, variants)
