@@ -978,7 +978,7 @@ func hintByName(name string) *Hint {
 
 // trialEnforced turns the trial's holes and its share of named hints into
 // failures, once the checks close the holes it found.
-const trialEnforced = false
+const trialEnforced = true
 
 func TestLearnerTrial(t *testing.T) {
 	byNum := runTrial()
