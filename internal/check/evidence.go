@@ -164,8 +164,8 @@ func calledFunc(c Check) string {
 // chooseHint returns the hint the grader shows for results, first the
 // first failing result: a named hint only when it explains every result
 // (that of the first failing row, else the first other candidate that
-// does), else, when some row named a mistake, a summary of the rows that
-// fail; else the first failing row's own (generic) hint.
+// does), else a summary of the rows that fail; but a panic, a timeout or a
+// changed argument keeps its own hint when no named mistake fits.
 func chooseHint(first Result, results []Result) *Hint {
 	h := first.hint()
 	if h == nil {
@@ -177,8 +177,8 @@ func chooseHint(first Result, results []Result) *Hint {
 			return c
 		}
 	}
-	if len(candidates) == 0 {
-		return h
+	if len(candidates) == 0 && (first.evidence == nil || h != first.evidence.fallback) {
+		return h // a panic, a timeout, an argument changed: what happened is the news
 	}
 	return rowsHint(results, candidates)
 }
@@ -211,12 +211,14 @@ func candidateHints(h *Hint, results []Result) []*Hint {
 }
 
 // partlyExplains returns the failing rows whose answer mistake h gives,
-// when no passing row rules h out: one of two mistakes made at once.
-func partlyExplains(h *Hint, results []Result) []string {
+// and no other candidate does, when no passing row rules h out: one of two
+// mistakes made at once.
+func partlyExplains(h *Hint, candidates []*Hint, results []Result) []string {
 	var rows []string
 	funcs := map[string]bool{}
 	for _, r := range results {
-		if r.failed() && r.evidence != nil && r.evidence.fits[h] {
+		if r.failed() && r.evidence != nil && r.evidence.fits[h] &&
+			!slices.ContainsFunc(candidates, func(c *Hint) bool { return c != h && r.evidence.fits[c] }) {
 			rows = append(rows, r.Check.Name)
 			funcs[calledFunc(r.Check)] = true
 		}
@@ -254,7 +256,7 @@ func rowsHint(results []Result, candidates []*Hint) *Hint {
 	var parts []string
 	covered := map[string]bool{}
 	for _, c := range candidates { // at most two, each explaining rows the first does not
-		rows := partlyExplains(c, results)
+		rows := partlyExplains(c, candidates, results)
 		if len(parts) == 2 || !slices.ContainsFunc(rows, func(n string) bool { return !covered[n] }) {
 			continue
 		}
