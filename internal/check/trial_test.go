@@ -57,14 +57,6 @@ func trialRotate(x []float64, pos float64, freq func(i int) float64) []float64 {
 	return out
 }
 
-func trialDot(a, b []float64) float64 {
-	s := 0.0
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
-}
-
 // ---- 24 -------------------------------------------------------------------
 
 func trial24(kind string) func(headDim int, proportion, base float64) []float64 {
@@ -318,20 +310,20 @@ func trial28(kind string) func(qNope, kNope, qRope, kRope []float64, base float6
 			}
 			return math.Pow(base, e)
 		}
-		nope := trialDot(qNope, kNope)
+		nope := dot(qNope, kNope)
 		if kind == "no_nope" || kind == "two_no_nope_sign" {
 			nope = 0
 		}
 		var rope float64
 		switch kind {
 		case "none":
-			rope = trialDot(qRope, kRope)
+			rope = dot(qRope, kRope)
 		case "alt_relative":
-			rope = trialDot(trialRotate(qRope, float64(m-n), freq), kRope)
+			rope = dot(trialRotate(qRope, float64(m-n), freq), kRope)
 		case "sign", "two_no_nope_sign":
-			rope = trialDot(trialRotate(qRope, float64(n-m), freq), kRope)
+			rope = dot(trialRotate(qRope, float64(n-m), freq), kRope)
 		case "float32":
-			rope = trialDot(rot32(qRope, m, freq), rot32(kRope, n, freq))
+			rope = dot(rot32(qRope, m, freq), rot32(kRope, n, freq))
 		case "halves":
 			h := d / 2
 			rot := func(x []float64, p int) []float64 {
@@ -343,17 +335,17 @@ func trial28(kind string) func(qNope, kNope, qRope, kRope []float64, base float6
 				}
 				return out
 			}
-			rope = trialDot(rot(qRope, m), rot(kRope, n))
+			rope = dot(rot(qRope, m), rot(kRope, n))
 		case "mutates":
 			copy(qRope, trialRotate(qRope, float64(m), freq))
-			rope = trialDot(qRope, trialRotate(kRope, float64(n), freq))
+			rope = dot(qRope, trialRotate(kRope, float64(n), freq))
 		case "rotates_nope":
 			all := func(a, b []float64) []float64 { return append(append([]float64(nil), a...), b...) }
 			dd := len(qNope) + len(qRope)
 			fr := func(i int) float64 { return math.Pow(base, -float64(2*i)/float64(dd)) }
-			return trialDot(trialRotate(all(qNope, qRope), float64(m), fr), trialRotate(all(kNope, kRope), float64(n), fr))
+			return dot(trialRotate(all(qNope, qRope), float64(m), fr), trialRotate(all(kNope, kRope), float64(n), fr))
 		default:
-			rope = trialDot(trialRotate(qRope, float64(m), freq), trialRotate(kRope, float64(n), freq))
+			rope = dot(trialRotate(qRope, float64(m), freq), trialRotate(kRope, float64(n), freq))
 		}
 		s := nope + rope
 		if kind == "scaled" {
