@@ -132,6 +132,11 @@ func TestOneRowOnly(t *testing.T) {
 	}
 }
 
+func withTraits(r Result, traits ...string) Result {
+	r.Check.Traits = traits
+	return r
+}
+
 // TestChooseHint checks the rule on hand-made results: a named hint that a
 // passing row rules out, or that another failing row contradicts, is not
 // shown; one that explains every row is, even when a later row names it.
@@ -168,9 +173,15 @@ func TestChooseHint(t *testing.T) {
 			row("r2", Fail, b, map[*Hint]bool{a: false, b: true}),
 			row("r3", Pass, nil, map[*Hint]bool{a: true, b: true}),
 		}, "r1 is the answer of this one: mistake a. r2 is the answer of this one: mistake b"},
-		{"no named mistake: the first row's own hint", []Result{
-			row("r1", Fail, fallback, map[*Hint]bool{}),
-		}, fallback.String()},
+		{"no named mistake: what the failing rows have in common", []Result{
+			withTraits(row("r1", Fail, fallback, map[*Hint]bool{}), "wide", "text after"),
+			withTraits(row("r2", Fail, fallback, map[*Hint]bool{}), "wide"),
+			withTraits(row("r3", Pass, nil, map[*Hint]bool{}), "tall", "text after"),
+		}, "2 of 3 rows fail (r1 and r2), and no single classic mistake gives your answers on every row, failing or " +
+			"passing. What the failing rows have in common: wide (and no passing row). Check them against the rule: the rule"},
+		{"a panic keeps its own hint", []Result{
+			{Check: Check{Name: "r1"}, Kind: Panic, Failure: fail(hintPanic, "panicked")},
+		}, hintPanic.String()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			first := tc.results[slices.IndexFunc(tc.results, func(r Result) bool { return r.Kind != Pass })]

@@ -138,6 +138,31 @@ func positionIDsCases() PositionIDsCases {
 	}}
 }
 
+// maskTraits says where a mask pads, for the summary of the rows that
+// fail.
+func maskTraits(mask []int) []string {
+	first, last := slices.Index(mask, 1), -1
+	for i, m := range mask {
+		if m == 1 {
+			last = i
+		}
+	}
+	if first < 0 {
+		return []string{"no real token"}
+	}
+	var out []string
+	if first > 0 {
+		out = append(out, "pads before the first real token")
+	}
+	if slices.Contains(mask[first:last+1], 0) {
+		out = append(out, "pads between real tokens")
+	}
+	if last < len(mask)-1 {
+		out = append(out, "pads after the last real token")
+	}
+	return out
+}
+
 var idsArgs = argHints{hintIDsMutates, hintIDsMutates}
 
 // PositionIDs returns exercise 29's checks of fn on cases.
@@ -145,7 +170,7 @@ func PositionIDs(fn func(mask []int) []int, cases PositionIDsCases) *Exercise {
 	var checks []Check
 	for _, c := range cases.IDs {
 		call := fmt.Sprintf("PositionIDsFromMask(%v)", c.Mask)
-		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+		checks = append(checks, Check{Name: c.Name, Call: call, Traits: maskTraits(c.Mask), Run: func() *Failure {
 			mask := slices.Clone(c.Mask)
 			got := fn(mask)
 			if f := compareInts(call, got, c.Want, label("token"), func(got []int) *Hint { return diagIDs(got, c.Mask) }, hintIDsFallback); f != nil {

@@ -195,12 +195,33 @@ func imagePositionsCases() ImagePositionsCases {
 	}}
 }
 
+// imageTraits says what shape a prompt has, for the summary of the rows
+// that fail.
+func imageTraits(c ImagePositionsCase) []string {
+	var out []string
+	switch {
+	case c.GridW > c.GridH:
+		out = append(out, "a wide grid (gridW > gridH)")
+	case c.GridH > c.GridW:
+		out = append(out, "a tall grid (gridH > gridW)")
+	default:
+		out = append(out, "a square grid")
+	}
+	if c.TextBefore == 0 {
+		out = append(out, "no text before the image")
+	}
+	if c.TextAfter > 0 {
+		out = append(out, "text after the image")
+	}
+	return out
+}
+
 // ImagePositions returns exercise 32's checks of fn on cases.
 func ImagePositions(fn func(textBefore, gridH, gridW, textAfter int) [][]int, cases ImagePositionsCases) *Exercise {
 	var checks []Check
 	for _, c := range cases.IDs {
 		call := fmt.Sprintf("ImageTextPositions(textBefore=%d, gridH=%d, gridW=%d, textAfter=%d)", c.TextBefore, c.GridH, c.GridW, c.TextAfter)
-		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+		checks = append(checks, Check{Name: c.Name, Call: call, Traits: imageTraits(c), Run: func() *Failure {
 			got := fn(c.TextBefore, c.GridH, c.GridW, c.TextAfter)
 			noteFallback(hintImgFallback)
 			if sameIntRows(got, c.Want) {

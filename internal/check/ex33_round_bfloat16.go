@@ -203,6 +203,34 @@ func bf16WithLargest(x float64, p int) float64 {
 	return r
 }
 
+// bf16Traits says what kind of value x is, for the summary of the rows
+// that fail.
+func bf16Traits(x float64) []string {
+	var out []string
+	a := math.Abs(x)
+	switch {
+	case x == 0:
+		out = append(out, "a zero")
+	case math.IsInf(x, 0):
+		out = append(out, "an infinity")
+	case a < 0x1p-126:
+		out = append(out, "a subnormal (below 2^−126)")
+	case a >= 0x1.fep127:
+		out = append(out, "at or past the largest finite value")
+	}
+	if math.Signbit(x) {
+		out = append(out, "a negative x")
+	}
+	if x != 0 && !math.IsInf(x, 0) {
+		_, e := math.Frexp(x)
+		q := max(e-1, -126) - 7
+		if f := math.Abs(math.Ldexp(x, -q)); f-math.Floor(f) == 0.5 {
+			out = append(out, "a tie, halfway between two bfloat16 values")
+		}
+	}
+	return out
+}
+
 // sameBF16 compares two roundings bit for bit: −0 is not +0.
 func sameBF16(a, b float64) bool {
 	return a == b && math.Signbit(a) == math.Signbit(b) || math.IsNaN(a) && math.IsNaN(b)
@@ -290,7 +318,7 @@ func RoundBFloat16(fn func(x float64) float64, cases RoundBF16Cases) *Exercise {
 	var checks []Check
 	for _, c := range cases.Values {
 		call := fmt.Sprintf("RoundBFloat16(%v)", c.X)
-		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+		checks = append(checks, Check{Name: c.Name, Call: call, Traits: bf16Traits(c.X), Run: func() *Failure {
 			got := fn(c.X)
 			noteFallback(hintBF16Fallback)
 			if sameBF16(got, c.Want) {
