@@ -137,5 +137,10 @@ var exercise25 = check.LayersWithRoPECases{
 			},
 			Want: []bool{false, false, true, true, true},
 		},
+		{
+			ModelType: "cohere", NoRoPELayers: nil, Want: []bool{true, true, true, true},
+			Name:       "command_r_cohere_rotates_every_layer",
+			LayerTypes: []string{"full_attention", "full_attention", "full_attention", "full_attention"},
+		},
 	},
 }

@@ -24,6 +24,7 @@ var exercise27 = check.LongTermDecayCases{
 	// cos(m·Base^(−2i/HeadDim)) ≥ 0 for every m in 0 … ContextLen (posenc.MinLongTermDecay).
 	Calls: []check.DecayCase{
 		{Name: "context_0_is_B(0)=d/2", HeadDim: 8, Base: 2, ContextLen: 0, Want: true},
+		{Name: "short_context_3", HeadDim: 16, Base: 10000, ContextLen: 3, Want: true},
 		{Name: "one_before_the_first_dip", HeadDim: 16, Base: 10000, ContextLen: 90, Want: true},
 		{
 			Name: "first_dip_exactly_at_the_context", HeadDim: 16, Base: 10000, ContextLen: 91,
@@ -45,6 +46,14 @@ var exercise27 = check.LongTermDecayCases{
 		{
 			HeadDim: 128, Base: 500000, ContextLen: 8192, Want: true,
 			Name: "llama_3.1_base_5e5_over_its_trained_8192",
+		},
+		{
+			HeadDim: 64, Base: 159020.83, ContextLen: 4096, Want: true,
+			Name: "head_64_base_159020.83_holds_by_5e-6",
+		},
+		{
+			HeadDim: 64, Base: 141363.05, ContextLen: 4096, Want: false,
+			Name: "head_64_base_141363.05_fails_by_1.5e-5",
 		},
 	},
 }

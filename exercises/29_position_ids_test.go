@@ -29,5 +29,10 @@ var exercise29 = check.PositionIDsCases{
 		{Name: "both_sides", Mask: []int{0, 1, 1, 1, 0}, Want: []int{1, 0, 1, 2, 1}},
 		{Name: "one_real_token_after_three_pads", Mask: []int{0, 0, 0, 1}, Want: []int{1, 1, 1, 0}},
 		{Name: "all_padding", Mask: []int{0, 0}, Want: []int{1, 1}},
+		{
+			Name: "right_padded_then_generated", Mask: []int{1, 1, 0, 0, 1, 1},
+			Want: []int{0, 1, 1, 1, 2, 3},
+		},
+		{Name: "left_and_middle_pads", Mask: []int{0, 1, 0, 1, 1}, Want: []int{1, 0, 1, 1, 2}},
 	},
 }

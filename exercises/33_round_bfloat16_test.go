@@ -35,7 +35,22 @@ var exercise33 = check.RoundBF16Cases{
 		{Name: "largest_finite_stays", X: 3.3895313892515355e+38, Want: 3.3895313892515355e+38},
 		{Name: "past_the_largest_is_inf", X: 3.4e+38, Want: math.Inf(1)},
 		{Name: "minus_inf_stays", X: math.Inf(-1), Want: math.Inf(-1)},
+		{Name: "just_below_a_tie", X: 1.0039062490686774, Want: 1},
 		{Name: "subnormal", X: 1e-39, Want: 1.0101904577379033e-39},
+		{Name: "subnormal_1.3_steps", X: 1.1938614500538858e-40, Want: 9.183549615799121e-41},
+		{
+			Name: "subnormal_tie_2.5_steps_to_2", X: 2.2958874039497803e-40,
+			Want: 1.8367099231598242e-40,
+		},
+		{Name: "half_the_smallest_subnormal_is_a_tie_to_0", X: 4.591774807899561e-41, Want: 0},
+		{Name: "smallest_normal_stays", X: 1.1754943508222875e-38, Want: 1.1754943508222875e-38},
+		{
+			X: 3.3928544592409978e+38, Want: 3.3895313892515355e+38,
+			Name: "between_largest_and_halfway_rounds_down",
+		},
+		{Name: "halfway_above_the_largest_is_inf", X: 3.39617752923046e+38, Want: math.Inf(1)},
+		{Name: "minus_past_the_largest_is_minus_inf", X: -3.4e+38, Want: math.Inf(-1)},
 		{Name: "zero", X: 0, Want: 0},
+		{Name: "minus_zero_stays_minus_zero", X: math.Copysign(0, -1), Want: math.Copysign(0, -1)},
 	},
 }

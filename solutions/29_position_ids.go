@@ -4,7 +4,8 @@ package exercises
 // padded batch, from its attention mask: 1 for a real token, 0 for a pad.
 // Real tokens count from 0, whatever padding comes before them, so that a
 // left-padded prompt gets the IDs it would get alone; every pad gets ID 1,
-// as Hugging Face transformers fills them. The mask may pad on either side.
+// as Hugging Face transformers fills them. The mask may pad on either side,
+// and in the middle: a right-padded prompt followed by generated tokens.
 //
 // mask holds only 0s and 1s. Leave it unchanged.
 //

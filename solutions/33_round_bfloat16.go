@@ -9,7 +9,7 @@ import "math"
 // even significand (IEEE 754's roundTiesToEven); values past the largest
 // finite one become ±Inf. Round directly from x, in one step.
 //
-// x is finite or ±Inf; 0 stays 0.
+// x is finite or ±Inf; ±0 and ±Inf stay as they are (−0 keeps its sign).
 //
 // Read lesson 10, “Precision: RoPE in bfloat16 and float16”.
 // Hints: exercises/README.md.

@@ -66,6 +66,7 @@ type variant[T any] struct {
 // matchAll returns the hints of every variant that got matches, in order,
 // without repeats.
 func matchAll[T any](got T, same func(a, b T) bool, variants ...variant[T]) []*Hint {
+	observe(got, same, variants)
 	var out []*Hint
 	for _, v := range variants {
 		if same(got, v.value) && !slices.Contains(out, v.hint) {
@@ -86,7 +87,9 @@ func narrow(candidates []*Hint, probe func() []*Hint) *Hint {
 	case 1:
 		return candidates[0]
 	}
-	for _, h := range probe() {
+	var probed []*Hint
+	runProbe(func() { probed = probe() })
+	for _, h := range probed {
 		if slices.Contains(candidates, h) {
 			return h
 		}
@@ -102,6 +105,7 @@ func narrow(candidates []*Hint, probe func() []*Hint) *Hint {
 // probe p. Probes are small inputs chosen to tell the ideas apart; they are
 // run only when needed. With no consistent variant it keeps the first match.
 func consistentHint[T any](got T, same func(a, b T) bool, variants []variant[T], answers func() []T, probeVariants func(p int) []variant[T]) *Hint {
+	observe(got, same, variants)
 	var matches []int
 	for k, v := range variants {
 		if same(got, v.value) {
@@ -115,7 +119,10 @@ func consistentHint[T any](got T, same func(a, b T) bool, variants []variant[T],
 	if !slices.ContainsFunc(matches, func(k int) bool { return variants[k].hint != first }) {
 		return first
 	}
-	learner := answers()
+	var learner []T
+	if !runProbe(func() { learner = answers() }) {
+		return first
+	}
 	for _, k := range matches {
 		consistent := true
 		for p, a := range learner {
@@ -130,8 +137,20 @@ func consistentHint[T any](got T, same func(a, b T) bool, variants []variant[T],
 	return first
 }
 
+// uniqueMatch returns the hint that the variants got matches name, or nil
+// when they name none or several: a row that two mistakes explain equally
+// names neither, and the rows together decide (chooseHint).
+func uniqueMatch[T any](got T, same func(a, b T) bool, variants ...variant[T]) *Hint {
+	hints := matchAll(got, same, variants...)
+	if len(hints) != 1 {
+		return nil
+	}
+	return hints[0]
+}
+
 // firstMatch returns the hint of the first variant that got matches, or nil.
 func firstMatch[T any](got T, same func(a, b T) bool, variants ...variant[T]) *Hint {
+	observe(got, same, variants)
 	for _, v := range variants {
 		if same(got, v.value) {
 			return v.hint
@@ -314,10 +333,12 @@ func compareTable(call string, got, want [][]float64, tol float64, row, col func
 	if len(want) > 0 {
 		cols = len(want[0])
 	}
+	noteFallback(fallback)
 	msg := shapeMsg(call, got, len(want), cols)
 	r, c := -1, -1
 	if msg == "" {
 		if r, c = diffTable(got, want, tol); r < 0 {
+			observePass(diag, got)
 			return nil
 		}
 	}
@@ -335,10 +356,12 @@ func compareTable(call string, got, want [][]float64, tol float64, row, col func
 // compareTable does.
 func compareVec(call string, got, want []float64, tol float64, label func(int) string,
 	diag func(got []float64) *Hint, fallback *Hint) *Failure {
+	noteFallback(fallback)
 	msg := lenMsg(call, got, len(want))
 	i := -1
 	if msg == "" {
 		if i = diffVec(got, want, tol); i < 0 {
+			observePass(diag, got)
 			return nil
 		}
 	}

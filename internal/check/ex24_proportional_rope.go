@@ -59,6 +59,12 @@ var (
 	hintPropSlow = newHint("p-RoPE/keeps the slow pairs", secPRoPE,
 		"p-RoPE keeps the fastest pairs, the first ones, and stops the slowest: the rotating pairs are 0 … k−1, "+
 			"the zeros come after them")
+	hintPropIntProportion = newHint("p-RoPE/proportion made an integer", secPRoPE,
+		"int(proportion) is 0 for every proportion below 1: multiply first, then round down, "+
+			"int(math.Floor(proportion * float64(headDim/2)))")
+	hintPropExponentSign = newHint("p-RoPE/exponent sign", secPRoPE,
+		"the exponent is negative, ω_i = base^(−2i/headDim): the frequencies fall from 1 at pair 0, they do not "+
+			"grow")
 	hintPropFallback = generic("p-RoPE/fallback", secPRoPE,
 		"return headDim/2 frequencies: base^(−2i/headDim) for i < ⌊proportion·headDim/2⌋, 0 for the other pairs")
 )
@@ -95,11 +101,13 @@ func diagProportional(got []float64, d int, p, base float64) *Hint {
 		{hintPropSlow, proportionalWith(half, k, half-k, base, full)},
 		{hintPropIntExponent, proportionalWith(half, k, 0, base, func(i int) float64 { return float64(2 * i / d) })},
 		{hintPropNoTwo, proportionalWith(half, k, 0, base, func(i int) float64 { return float64(i) / float64(d) })},
+		{hintPropIntProportion, proportionalWith(half, int(p)*half, 0, base, full)},
+		{hintPropExponentSign, proportionalWith(half, k, 0, base, func(i int) float64 { return -full(i) })},
 	}
 	if k > 0 {
 		vs = append(vs, v{hintPropDenominator, proportionalWith(half, k, 0, base, func(i int) float64 { return float64(2*i) / float64(2*k) })})
 	}
-	return firstMatch(got, sameVec(1e-9), vs...)
+	return uniqueMatch(got, sameVec(1e-9), vs...)
 }
 
 // ProportionalCase is one call: ProportionalInvFreq(HeadDim, Proportion,

@@ -17,6 +17,8 @@ func mutProportionalSuite() suite {
 		"no_two":              hintPropNoTwo,
 		"fraction_of_dims":    hintPropOfDims,
 		"keeps_slow_pairs":    hintPropSlow,
+		"int_proportion":      hintPropIntProportion,
+		"grows":               hintPropExponentSign,
 	})
 }
 
@@ -29,6 +31,8 @@ func mutProportional(bug string) func(headDim int, proportion, base float64) []f
 			k = int(math.Round(proportion * float64(half)))
 		case "fraction_of_dims":
 			k = min(int(proportion*float64(headDim)), half)
+		case "int_proportion":
+			k = int(proportion) * half
 		}
 		n := half
 		if bug == "only_rotating" {
@@ -50,6 +54,9 @@ func mutProportional(bug string) func(headDim int, proportion, base float64) []f
 				e = float64(i) / float64(headDim)
 			default:
 				e = float64(2*i) / float64(headDim)
+			}
+			if bug == "grows" {
+				e = -e
 			}
 			out[i] = math.Pow(base, -e)
 		}

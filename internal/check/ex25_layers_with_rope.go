@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/posenc/course/internal/catalog"
 	"github.com/posenc/course/pkg/posenc"
@@ -54,6 +55,14 @@ var (
 	hintCohereInverted = newHint("layers with RoPE/cohere rule inverted", secNoPE,
 		"Cohere 2 rotates its sliding_attention layers, and leaves its full-attention layers without positions, "+
 			"not the other way round")
+	hintCoherePrefix = newHint("layers with RoPE/model type by prefix", secNoPE,
+		"the Cohere 2 rule is for model_type \"cohere2\" exactly: Command R (\"cohere\") rotates every layer, so "+
+			"compare the whole model type, not a prefix or a substring")
+	hintChunkedNoRoPE = newHint("layers with RoPE/chunked attention", secNoPE,
+		"a chunked_attention layer rotates (Llama 4's local layers): what turns RoPE off in Llama 4 is "+
+			"no_rope_layers, whose 0s fall on its full_attention layers")
+	hintNilNoRoPE = newHint("layers with RoPE/no no_rope_layers means none", secNoPE,
+		"a config without no_rope_layers (nil) turns no layer off: read it only when it is there")
 	hintLayersMutates = newHint("layers with RoPE/mutates", Section{},
 		"your function changed the caller's slices (flipped no_rope_layers in place, most likely): read them, and "+
 			"build a new []bool")
@@ -68,16 +77,22 @@ func refLayersWithRoPE(model string, types []string, noRoPE []int, v layerRules)
 	out := make([]bool, len(types))
 	for i, t := range types {
 		rope := true
+		if v.nilMeansNone && noRoPE == nil {
+			rope = false
+		}
 		if noRoPE != nil && !v.ignoreNoRoPE {
 			rope = noRoPE[i] == 1
 			if v.invertNoRoPE {
 				rope = !rope
 			}
 		}
+		if t == "chunked_attention" && v.chunkedNoRoPE {
+			rope = false
+		}
 		if t == "linear_attention" && !v.linearRotates {
 			rope = false
 		}
-		if (model == "cohere2" || v.cohereAll) && !v.noCohere {
+		if (model == "cohere2" || v.cohereAll || v.prefix && strings.HasPrefix(model, "cohere")) && !v.noCohere {
 			if v.cohereInverted {
 				rope = rope && t != "sliding_attention"
 			} else {
@@ -92,18 +107,22 @@ func refLayersWithRoPE(model string, types []string, noRoPE []int, v layerRules)
 // layerRules switches one rule of refLayersWithRoPE off or around.
 type layerRules struct {
 	invertNoRoPE, ignoreNoRoPE, linearRotates, cohereAll, noCohere, cohereInverted bool
+	prefix, chunkedNoRoPE, nilMeansNone                                            bool
 }
 
 func diagLayers(got []bool, c LayersCase) *Hint {
 	type v = variant[[]bool]
 	ref := func(r layerRules) []bool { return refLayersWithRoPE(c.ModelType, c.LayerTypes, c.NoRoPELayers, r) }
-	return firstMatch(got, slices.Equal[[]bool],
+	return uniqueMatch(got, slices.Equal[[]bool],
 		v{hintNoRoPEInverted, ref(layerRules{invertNoRoPE: true})},
 		v{hintNoRoPEIgnored, ref(layerRules{ignoreNoRoPE: true})},
 		v{hintLinearRotates, ref(layerRules{linearRotates: true})},
 		v{hintCohereEveryModel, ref(layerRules{cohereAll: true})},
 		v{hintCohereMissing, ref(layerRules{noCohere: true})},
 		v{hintCohereInverted, ref(layerRules{cohereInverted: true})},
+		v{hintCoherePrefix, ref(layerRules{prefix: true})},
+		v{hintChunkedNoRoPE, ref(layerRules{chunkedNoRoPE: true})},
+		v{hintNilNoRoPE, ref(layerRules{nilMeansNone: true})},
 	)
 }
 
@@ -155,6 +174,12 @@ func layersWithRoPECases() LayersWithRoPECases {
 		LayerTypes:   []string{"linear_attention", "full_attention", "sliding_attention", "chunked_attention", "full_attention"},
 		NoRoPELayers: []int{1, 0, 1, 1, 1}}
 	mixed.Want = refLayersWithRoPE(mixed.ModelType, mixed.LayerTypes, mixed.NoRoPELayers, layerRules{})
+	// Command R's model_type is "cohere", and transformers' CohereAttention
+	// rotates in every layer; its config has no layer_types, and each layer
+	// is full attention.
+	commandR := LayersCase{Name: "command_r_cohere_rotates_every_layer", ModelType: "cohere",
+		LayerTypes: []string{"full_attention", "full_attention", "full_attention", "full_attention"},
+		Want:       []bool{true, true, true, true}}
 	rename := func(c LayersCase, name string) LayersCase { c.Name = name; return c }
 	return LayersWithRoPECases{Layers: []LayersCase{
 		rename(fixtureLayers("llama-4-scout"), "llama_4_scout_every_fourth_layer_without"),
@@ -163,6 +188,7 @@ func layersWithRoPECases() LayersWithRoPECases {
 		rename(fixtureLayers("qwen3.5-27b"), "qwen3.5_linear_attention_layers"),
 		rename(fixtureLayers("gemma-3-4b"), "gemma_3_every_layer_rotates"),
 		mixed,
+		commandR,
 	}}
 }
 
@@ -176,7 +202,10 @@ func LayersWithRoPE(fn func(modelType string, layerTypes []string, noRoPELayers 
 		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
 			types, noRoPE := slices.Clone(c.LayerTypes), slices.Clone(c.NoRoPELayers)
 			got := fn(c.ModelType, types, noRoPE)
-			if !slices.Equal(got, c.Want) {
+			noteFallback(hintLayersFallback)
+			if slices.Equal(got, c.Want) {
+				observePass(func(got []bool) *Hint { return diagLayers(got, c) }, got)
+			} else {
 				i := 0
 				for i < min(len(got), len(c.Want)) && got[i] == c.Want[i] {
 					i++

@@ -15,6 +15,9 @@ func mutLayersSuite() suite {
 		"no_cohere_rule":         hintCohereMissing,
 		"cohere_rule_inverted":   hintCohereInverted,
 		"flips_in_place":         hintLayersMutates,
+		"cohere_prefix":          hintCoherePrefix,
+		"chunked_is_nope":        hintChunkedNoRoPE,
+		"nil_turns_all_off":      hintNilNoRoPE,
 	})
 }
 
@@ -29,6 +32,9 @@ func mutLayers(bug string) func(modelType string, layerTypes []string, noRoPELay
 		out := make([]bool, len(layerTypes))
 		for i, t := range layerTypes {
 			rope := true
+			if bug == "nil_turns_all_off" && i >= len(noRoPELayers) { // rope only where listed as 1
+				rope = false
+			}
 			if noRoPELayers != nil && bug != "ignores_no_rope_layers" {
 				switch bug {
 				case "reads_no_rope_as_named", "flips_in_place":
@@ -41,10 +47,14 @@ func mutLayers(bug string) func(modelType string, layerTypes []string, noRoPELay
 					rope = noRoPELayers[i] == 1
 				}
 			}
+			if bug == "chunked_is_nope" && t == "chunked_attention" {
+				rope = false
+			}
 			if t == "linear_attention" && bug != "linear_rotates" {
 				rope = false
 			}
-			cohere := modelType == "cohere2" || bug == "cohere_rule_for_all"
+			cohere := modelType == "cohere2" || bug == "cohere_rule_for_all" ||
+				bug == "cohere_prefix" && len(modelType) >= 6 && modelType[:6] == "cohere"
 			if cohere && bug != "no_cohere_rule" {
 				if bug == "cohere_rule_inverted" {
 					rope = rope && t != "sliding_attention"

@@ -59,6 +59,14 @@ var (
 			"than 1 for a factor below 1")
 	hintLongLogRatio = newHint("LongRoPE/log ratio inverted", secShipped,
 		"the ratio inside the root is ln(factor)/ln(originalLen), the extension's log over the trained length's")
+	hintLongNoTwo = newHint("LongRoPE/exponent without 2", secShipped,
+		"the exponent is 2i/headDim, as in RoPE itself: pair i's base frequency is base^(−2i/headDim), not "+
+			"base^(−i/headDim)")
+	hintLongAttnOnlyLong = newHint("LongRoPE/attention factor only when long", secShipped,
+		"the attention factor depends on factor and originalLen only: transformers scales cos and sin by it at "+
+			"every length, short sequences included")
+	hintLongFactorFromLen = newHint("LongRoPE/factor from the length", secShipped,
+		"the attention factor uses the config's factor, fixed for the model, not the current seqLen/originalLen")
 	hintLongMutates = newHint("LongRoPE/mutates", Section{},
 		"your function changed short or long (scaled them in place, most likely): build the frequencies in a new "+
 			"slice and leave the factors as they were")
@@ -111,10 +119,13 @@ func diagLongFreq(got []float64, c LongRoPECase, probe func(seqLen int) []float6
 	vs := []v{
 		{hintLongMultiplies, longWith(c.HeadDim, c.Base, used, false, full)},
 		{hintLongIntExponent, longWith(c.HeadDim, c.Base, used, true, func(i int) float64 { return float64(2 * i / c.HeadDim) })},
+		{hintLongNoTwo, longWith(c.HeadDim, c.Base, used, true, func(i int) float64 { return float64(i) / float64(c.HeadDim) })},
 	}
 	if c.SeqLen == c.OriginalLen {
 		withLong := longWith(c.HeadDim, c.Base, c.Long, true, full)
-		if sameVec(1e-9)(got, withLong) && sameVec(1e-9)(probe(1), withLong) {
+		var short []float64
+		if sameVec(1e-9)(got, withLong) && runProbe(func() { short = probe(1) }) && sameVec(1e-9)(short, withLong) {
+			observe(got, sameVec(1e-9), []v{{hintLongSwapped, withLong}})
 			return hintLongSwapped // long factors for a 1-token sequence too
 		}
 		vs = append(vs, v{hintLongAtTrained, withLong})
@@ -128,15 +139,27 @@ func diagLongAttn(got float64, c LongRoPECase) *Hint {
 	s, l0 := c.Factor, float64(c.OriginalLen)
 	type v = variant[float64]
 	same := func(a, b float64) bool { return closeTo(a, b, 1e-9) }
+	formula := func(f float64) float64 { // each mistake keeps the guard: 1 when factor ≤ 1
+		if s <= 1 {
+			return 1
+		}
+		return f
+	}
 	vs := []v{
-		{hintLongNoSqrt, 1 + math.Log(s)/math.Log(l0)},
-		{hintLongYaRN, 0.1*math.Log(s) + 1},
-		{hintLongLogRatio, math.Sqrt(1 + math.Log(l0)/math.Log(s))},
+		{hintLongNoSqrt, formula(1 + math.Log(s)/math.Log(l0))},
+		{hintLongYaRN, formula(0.1*math.Log(s) + 1)},
+		{hintLongLogRatio, formula(math.Sqrt(1 + math.Log(l0)/math.Log(s)))},
 	}
 	if s < 1 {
 		vs = append(vs, v{hintLongBelowOne, math.Sqrt(1 + math.Log(s)/math.Log(l0))})
 	}
-	return firstMatch(got, same, vs...)
+	if s > 1 && c.SeqLen <= c.OriginalLen {
+		vs = append(vs, v{hintLongAttnOnlyLong, 1})
+	} else {
+		vs = append(vs, v{hintLongAttnOnlyLong, c.WantAttention})
+	}
+	vs = append(vs, v{hintLongFactorFromLen, math.Sqrt(1 + math.Log(max(1, float64(c.SeqLen)/l0))/math.Log(l0))})
+	return uniqueMatch(got, same, vs...)
 }
 
 // LongRoPECase is one call: LongRoPEInvFreq(HeadDim, Base, Short, Long,
@@ -212,7 +235,10 @@ func LongRoPE(fn func(headDim int, base float64, short, long []float64, factor f
 				}, hintLongFreqFallback); f != nil {
 				return f
 			}
-			if !closeTo(attn, c.WantAttention, 1e-9) {
+			if closeTo(attn, c.WantAttention, 1e-9) {
+				observePass(func(got float64) *Hint { return diagLongAttn(got, c) }, attn)
+			} else {
+				noteFallback(hintLongAttnFallback)
 				return fail(orElse(diagLongAttn(attn, c), hintLongAttnFallback),
 					fmt.Sprintf("%s: attention factor %s; want %s", call, fmtNum(attn), fmtNum(c.WantAttention)))
 			}

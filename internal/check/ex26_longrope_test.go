@@ -19,6 +19,9 @@ func mutLongRoPESuite() suite {
 		"formula_below_one":          hintLongBelowOne,
 		"log_ratio_inverted":         hintLongLogRatio,
 		"scales_in_place":            hintLongMutates,
+		"exponent_i_over_d":          hintLongNoTwo,
+		"attention_when_long":        hintLongAttnOnlyLong,
+		"attention_from_seq_len":     hintLongFactorFromLen,
 	})
 }
 
@@ -41,8 +44,11 @@ func mutLongRoPE(bug string) func(int, float64, []float64, []float64, float64, i
 		}
 		for i := range freq {
 			e := float64(2*i) / float64(headDim)
-			if bug == "integer_exponent" {
+			switch bug {
+			case "integer_exponent":
 				e = float64(2 * i / headDim)
+			case "exponent_i_over_d":
+				e = float64(i) / float64(headDim)
 			}
 			w := math.Pow(base, -e)
 			if bug == "multiplies" {
@@ -53,6 +59,12 @@ func mutLongRoPE(bug string) func(int, float64, []float64, []float64, float64, i
 		}
 		l0 := float64(originalLen)
 		attn := 1.0
+		if bug == "attention_from_seq_len" {
+			factor = float64(seqLen) / l0
+		}
+		if bug == "attention_when_long" && !useLong {
+			factor = 1
+		}
 		if factor > 1 || bug == "formula_below_one" {
 			switch bug {
 			case "no_square_root":

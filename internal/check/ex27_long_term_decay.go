@@ -47,6 +47,12 @@ var (
 	hintDecayDims = newHint("long-term decay/dimensions, not pairs", secBase,
 		"the sum runs over the headDim/2 pairs, ω_i = base^(−2i/headDim), not over headDim dimensions with "+
 			"base^(−i/headDim)")
+	hintDecayNoTwo = newHint("long-term decay/exponent without 2", secBase,
+		"ω_i = base^(−2i/headDim): the exponent has a factor 2, since pair i spans dimensions 2i and 2i+1; without "+
+			"it the slowest pair turns at base^(−1/2) instead of nearly base^(−1)")
+	hintDecayFloat32 = newHint("long-term decay/float32 angles", secBase,
+		"B(m) comes within 10^−5 of 0 on this row, and float32 angles (m·ω_i rounded to 24 bits, off by up to "+
+			"m·2^−24 rad) move it by 10^−4: compute the angles and the cosines in float64")
 	hintDecayFallback = generic("long-term decay/fallback", secBase,
 		"return false as soon as some m in 0 … contextLen has Σ_i cos(m·base^(−2i/headDim)) < 0, and true otherwise")
 )
@@ -54,7 +60,7 @@ var (
 // decayRule is one way of computing the property: the right one (zero
 // value) or a mistake.
 type decayRule struct {
-	onlyLast, offByOne, sin, intExponent, dims bool
+	onlyLast, offByOne, sin, intExponent, dims, noTwo, float32 bool
 }
 
 // refDecay evaluates the property with rule r, directly from its definition.
@@ -67,10 +73,16 @@ func refDecay(d int, base float64, L int, r decayRule) bool {
 		s := 0.0
 		for i := range n {
 			e := step * float64(i) / float64(d)
-			if r.intExponent {
+			switch {
+			case r.intExponent:
 				e = float64(int(step) * i / d)
+			case r.noTwo:
+				e = float64(i) / float64(d)
 			}
 			a := float64(m) * math.Pow(base, -e)
+			if r.float32 {
+				a = float64(float32(m) * float32(math.Pow(base, -e)))
+			}
 			if r.sin {
 				s += math.Sin(a)
 			} else {
@@ -143,14 +155,28 @@ func decayCases() LongTermDecayCases {
 		}
 		return b
 	}
+	// Two bases where min B over 0 … 4096 (head 64, gpt-oss's size) lies
+	// within 2·10^−5 of 0, one on each side, so that float32 angles flip
+	// the answer; found by bisecting min B in the base.
+	nearZero := func(name string, base float64, want bool) DecayCase {
+		c := row(name, 64, base, 4096)
+		b, _, _ := posenc.MinLongTermDecay(posenc.NewRoPE(64).WithBase(base), 4096)
+		if c.Want != want || math.Abs(b) > 2e-5 || refDecay(64, base, 4096, decayRule{float32: true}) == want {
+			panic(fmt.Sprintf("check: exercise 27's row %s no longer has min B near 0 (%g) that float32 flips", name, b))
+		}
+		return c
+	}
 	return LongTermDecayCases{Calls: []DecayCase{
 		row("context_0_is_B(0)=d/2", 8, 2, 0),
+		row("short_context_3", 16, 10000, 3),
 		row("one_before_the_first_dip", 16, 10000, m0-1),
 		row("first_dip_exactly_at_the_context", 16, 10000, m0),
 		row("dips_then_recovers_by_the_context", 16, 10000, recovered),
 		row("lesson_9_bound_for_1024_holds", 128, bound(128, 1024)*1.001, 1024),
 		row("gpt_oss_head_base_150000_over_4096", 64, 150000, 4096),
 		row("llama_3.1_base_5e5_over_its_trained_8192", 128, 5e5, 8192),
+		nearZero("head_64_base_159020.83_holds_by_5e-6", 159020.83, true),
+		nearZero("head_64_base_141363.05_fails_by_1.5e-5", 141363.05, false),
 	}}
 }
 
@@ -168,6 +194,8 @@ func LongTermDecay(fn func(headDim int, base float64, contextLen int) bool, case
 			{hintDecaySin, decayRule{sin: true}},
 			{hintDecayIntExponent, decayRule{intExponent: true}},
 			{hintDecayDims, decayRule{dims: true}},
+			{hintDecayNoTwo, decayRule{noTwo: true}},
+			{hintDecayFloat32, decayRule{float32: true}},
 		} {
 			all := true
 			for _, c := range cases.Calls {

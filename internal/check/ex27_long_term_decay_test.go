@@ -15,6 +15,8 @@ func mutDecaySuite() suite {
 		"sums_sines":             hintDecaySin,
 		"integer_exponent":       hintDecayIntExponent,
 		"sums_dimensions":        hintDecayDims,
+		"exponent_i_over_d":      hintDecayNoTwo,
+		"float32_angles":         hintDecayFloat32,
 	})
 }
 
@@ -28,8 +30,11 @@ func mutDecay(bug string) func(headDim int, base float64, contextLen int) bool {
 		} else {
 			for i := range headDim / 2 {
 				e := float64(2*i) / float64(headDim)
-				if bug == "integer_exponent" {
+				switch bug {
+				case "integer_exponent":
 					e = float64(2 * i / headDim)
+				case "exponent_i_over_d":
+					e = float64(i) / float64(headDim)
 				}
 				freq = append(freq, math.Pow(base, -e))
 			}
@@ -37,9 +42,12 @@ func mutDecay(bug string) func(headDim int, base float64, contextLen int) bool {
 		b := func(m int) float64 {
 			s := 0.0
 			for _, w := range freq {
-				if bug == "sums_sines" {
+				switch bug {
+				case "sums_sines":
 					s += math.Sin(float64(m) * w)
-				} else {
+				case "float32_angles": // a float32 tensor holds m·ω
+					s += math.Cos(float64(float32(float64(m) * w)))
+				default:
 					s += math.Cos(float64(m) * w)
 				}
 			}

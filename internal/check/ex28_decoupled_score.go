@@ -51,6 +51,14 @@ var (
 	hintDecWholeHeadDim = newHint("decoupled/frequencies from the whole head", secDecoupled,
 		"the rotary part's frequencies are base^(−2i/d) with d = len(qRope), its own size, not the size of the "+
 			"whole head (nope + rope)")
+	hintDecIntExponent = newHint("decoupled/integer exponent", secDecoupled,
+		"the exponent 2i/d was computed with integer division, so every pair turns at frequency 1: convert to "+
+			"float64 before dividing")
+	hintDecFloat32 = newHint("decoupled/float32 angles", secFloat32RoPE,
+		"your score is off by as much as float32 angles would make it: compute m·ω_i and n·ω_i in float64 (at "+
+			"m = 4,100 a float32 angle is off by up to 2·10^−4 rad)")
+	hintDecScaled = newHint("decoupled/softmax scale", secDecoupled,
+		"the logit asked for is before the softmax scale: do not divide by √d here")
 	hintDecMutates = newHint("decoupled/mutates", Section{},
 		"your function changed its arguments (rotated qRope or kRope in place, most likely): rotate copies")
 	hintDecFallback = generic("decoupled/fallback", secDecoupled,
@@ -87,15 +95,46 @@ func diagDecoupled(got float64, c DecoupledCase) *Hint {
 		k := append(cloneVec(c.KNope), c.KRope...)
 		return dot(rotateDec(q, c.M, c.Base, len(q), false), rotateDec(k, c.N, c.Base, len(k), false))
 	}
+	withFreq := func(freq func(i int) float64, angle func(pos int, w float64) float64) float64 {
+		rot := func(v []float64, pos int) []float64 {
+			out := cloneVec(v)
+			for i := range len(v) / 2 {
+				s, co := math.Sincos(angle(pos, freq(i)))
+				out[2*i], out[2*i+1] = v[2*i]*co-v[2*i+1]*s, v[2*i]*s+v[2*i+1]*co
+			}
+			return out
+		}
+		return nope + dot(rot(c.QRope, c.M), rot(c.KRope, c.N))
+	}
+	product := func(pos int, w float64) float64 { return float64(pos) * w }
+	intExp := withFreq(func(i int) float64 { return math.Pow(c.Base, -float64(2*i/d)) }, product)
+	f32 := withFreq(ropeFreq(d, c.Base), func(pos int, w float64) float64 { return float64(float32(pos) * float32(w)) })
+	// float32 angles: a right answer where they stay within 1e-9 too, or a
+	// wrong one off by no more than they can make it.
+	bound := 1e-6 + 4e-7*float64(max(c.M, c.N)+1)*math.Sqrt(dot(c.QRope, c.QRope)*dot(c.KRope, c.KRope))
+	f32Fits := closeTo(f32, c.Want, 1e-9)
+	if !closeTo(got, c.Want, 1e-9) {
+		f32Fits = math.Abs(got-c.Want) <= bound
+	}
+	observeHint(hintDecFloat32, f32Fits)
 	type v = variant[float64]
-	return firstMatch(got, func(a, b float64) bool { return closeTo(a, b, 1e-9) },
+	size := float64(len(c.QNope) + d)
+	h := uniqueMatch(got, func(a, b float64) bool { return closeTo(a, b, 1e-9) },
 		v{hintDecSamePosition, nope + dot(c.QRope, c.KRope)},
 		v{hintDecNoNope, rope(c.M, c.N, d, false)},
 		v{hintDecSign, nope + rope(c.N, c.M, d, false)},
 		v{hintDecHalves, nope + rope(c.M, c.N, d, true)},
 		v{hintDecWholeHeadDim, nope + rope(c.M, c.N, d+len(c.QNope), false)},
 		v{hintDecRotatesNope, whole()},
+		v{hintDecIntExponent, intExp},
+		v{hintDecScaled, c.Want / math.Sqrt(size)},
+		v{hintDecScaled, c.Want / math.Sqrt(float64(d))},
+		v{hintDecScaled, c.Want / math.Sqrt(float64(len(c.QNope)))},
 	)
+	if h == nil && f32Fits && !closeTo(got, c.Want, 1e-9) {
+		return hintDecFloat32
+	}
+	return h
 }
 
 // DecoupledCase is one call: DecoupledScore(QNope, KNope, QRope, KRope,
@@ -138,7 +177,10 @@ func DecoupledScore(fn func(qNope, kNope, qRope, kRope []float64, base float64, 
 		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
 			qN, kN, qR, kR := cloneVec(c.QNope), cloneVec(c.KNope), cloneVec(c.QRope), cloneVec(c.KRope)
 			got := fn(qN, kN, qR, kR, c.Base, c.M, c.N)
-			if !closeTo(got, c.Want, 1e-9) {
+			noteFallback(hintDecFallback)
+			if closeTo(got, c.Want, 1e-9) {
+				observePass(func(got float64) *Hint { return diagDecoupled(got, c) }, got)
+			} else {
 				return fail(orElse(diagDecoupled(got, c), hintDecFallback), fmt.Sprintf("%s = %s; want %s", call, fmtNum(got), fmtNum(c.Want)))
 			}
 			return decoupledArgs.check(call, got, arg{"qNope", qN, c.QNope}, arg{"kNope", kN, c.KNope},

@@ -17,6 +17,9 @@ func mutDecoupledSuite() suite {
 		"half_split":             hintDecHalves,
 		"frequencies_whole_head": hintDecWholeHeadDim,
 		"rotates_query_in_place": hintDecMutates,
+		"integer_exponent":       hintDecIntExponent,
+		"float32_angles":         hintDecFloat32,
+		"divides_by_sqrt_d":      hintDecScaled,
 	})
 }
 
@@ -34,7 +37,14 @@ func mutDecoupled(bug string) func(qNope, kNope, qRope, kRope []float64, base fl
 				if halves {
 					a, b = i, i+h
 				}
-				ang := float64(pos) * math.Pow(base, -float64(2*i)/float64(den))
+				e := float64(2*i) / float64(den)
+				if bug == "integer_exponent" {
+					e = float64(2 * i / den)
+				}
+				ang := float64(pos) * math.Pow(base, -e)
+				if bug == "float32_angles" { // a float32 tensor holds the angles
+					ang = float64(float32(ang))
+				}
 				out[a] = src[a]*math.Cos(ang) - src[b]*math.Sin(ang)
 				out[b] = src[a]*math.Sin(ang) + src[b]*math.Cos(ang)
 			}
@@ -67,6 +77,9 @@ func mutDecoupled(bug string) func(qNope, kNope, qRope, kRope []float64, base fl
 			rotate(kRope, kn, den, bug == "half_split", false))
 		if bug == "forgets_nope" {
 			return rope
+		}
+		if bug == "divides_by_sqrt_d" {
+			return (dotp(qNope, kNope) + rope) / math.Sqrt(float64(len(qNope)+d))
 		}
 		return dotp(qNope, kNope) + rope
 	}

@@ -47,8 +47,15 @@ var (
 		"a pad gets ID 1 (transformers' masked_fill_(attention_mask == 0, 1)), not what the running count gives "+
 			"it (−1 before the first real token)")
 	hintIDsPadsZero = newHint("position IDs/pads zero", secPadding,
-		"transformers fills pads with 1, not 0; the mask hides them either way, but the IDs must match the "+
-			"reference")
+		"transformers fills every pad with 1, not 0 or −1; the mask hides them either way, but the IDs must "+
+			"match the reference")
+	hintIDsFromFirst = newHint("position IDs/counts pads after the first token", secPadding,
+		"you counted from the first real token, pads included: a pad between real tokens (a right-padded prompt "+
+			"followed by generated tokens) must not advance the count, so [1 1 0 0 1 1] gives [0 1 1 1 2 3], not "+
+			"[0 1 1 1 4 5]")
+	hintIDsRestart = newHint("position IDs/restarts after pads", secPadding,
+		"a run of pads does not start a new sequence: the count of real tokens goes on across it, so "+
+			"[1 1 0 0 1 1] gives [0 1 1 1 2 3], not [0 1 1 1 0 1]")
 	hintIDsMutates = newHint("position IDs/mutates", Section{},
 		"your function changed the caller's mask (a cumulative sum in place, most likely): build a new slice")
 	hintIDsFallback = generic("position IDs/fallback", secPadding,
@@ -58,10 +65,17 @@ var (
 // refIDs computes the IDs with the given choices.
 func refIDs(mask []int, bug string) []int {
 	out := make([]int, len(mask))
-	count := 0
+	count, first, run := 0, slices.Index(mask, 1), 0
 	for i, m := range mask {
 		count += m
+		run = (run + m) * m // real tokens since the last pad
 		switch {
+		case m == 1 && bug == "from_first":
+			out[i] = i - first
+		case m == 1 && bug == "restart":
+			out[i] = run - 1
+		case m == 0 && bug == "pads_minus_one":
+			out[i] = -1
 		case bug == "index":
 			out[i] = i
 		case m == 0 && bug == "no_fill":
@@ -86,6 +100,9 @@ func diagIDs(got, mask []int) *Hint {
 		v{hintIDsNoMinusOne, refIDs(mask, "no_minus_one")},
 		v{hintIDsNoFill, refIDs(mask, "no_fill")},
 		v{hintIDsPadsZero, refIDs(mask, "pads_zero")},
+		v{hintIDsPadsZero, refIDs(mask, "pads_minus_one")},
+		v{hintIDsFromFirst, refIDs(mask, "from_first")},
+		v{hintIDsRestart, refIDs(mask, "restart")},
 	)
 }
 
@@ -116,7 +133,34 @@ func positionIDsCases() PositionIDsCases {
 		row("both_sides", 0, 1, 1, 1, 0),
 		row("one_real_token_after_three_pads", 0, 0, 0, 1),
 		row("all_padding", 0, 0),
+		row("right_padded_then_generated", 1, 1, 0, 0, 1, 1),
+		row("left_and_middle_pads", 0, 1, 0, 1, 1),
 	}}
+}
+
+// maskTraits says where a mask pads, for the summary of the rows that
+// fail.
+func maskTraits(mask []int) []string {
+	first, last := slices.Index(mask, 1), -1
+	for i, m := range mask {
+		if m == 1 {
+			last = i
+		}
+	}
+	if first < 0 {
+		return []string{"no real token"}
+	}
+	var out []string
+	if first > 0 {
+		out = append(out, "pads before the first real token")
+	}
+	if slices.Contains(mask[first:last+1], 0) {
+		out = append(out, "pads between real tokens")
+	}
+	if last < len(mask)-1 {
+		out = append(out, "pads after the last real token")
+	}
+	return out
 }
 
 var idsArgs = argHints{hintIDsMutates, hintIDsMutates}
@@ -126,7 +170,7 @@ func PositionIDs(fn func(mask []int) []int, cases PositionIDsCases) *Exercise {
 	var checks []Check
 	for _, c := range cases.IDs {
 		call := fmt.Sprintf("PositionIDsFromMask(%v)", c.Mask)
-		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+		checks = append(checks, Check{Name: c.Name, Call: call, Traits: maskTraits(c.Mask), Run: func() *Failure {
 			mask := slices.Clone(c.Mask)
 			got := fn(mask)
 			if f := compareInts(call, got, c.Want, label("token"), func(got []int) *Hint { return diagIDs(got, c.Mask) }, hintIDsFallback); f != nil {
@@ -140,7 +184,9 @@ func PositionIDs(fn func(mask []int) []int, cases PositionIDsCases) *Exercise {
 
 // compareInts compares an []int result with want, as compareVec does.
 func compareInts(call string, got, want []int, label func(int) string, diag func(got []int) *Hint, fallback *Hint) *Failure {
+	noteFallback(fallback)
 	if slices.Equal(got, want) {
+		observePass(diag, got)
 		return nil
 	}
 	hint := orElse(diag(got), fallback)

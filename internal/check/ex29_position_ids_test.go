@@ -14,6 +14,8 @@ func mutIDsSuite() suite {
 		"no_fill":      hintIDsNoFill,
 		"pads_zero":    hintIDsPadsZero,
 		"in_place":     hintIDsMutates,
+		"from_first":   hintIDsFromFirst,
+		"restart":      hintIDsRestart,
 	})
 }
 
@@ -41,9 +43,16 @@ func mutIDs(bug string) func(mask []int) []int {
 		if bug == "no_minus_one" {
 			pos = 0 // counts real tokens from 1
 		}
-		sum := 0
+		sum, first := 0, -1
 		for i, m := range mask {
+			if m == 1 && first < 0 {
+				first = i
+			}
 			switch {
+			case bug == "from_first" && m == 1: // the offset of the first real token
+				out[i] = i - first
+			case bug == "restart" && m == 0: // a pad ends the sequence
+				out[i], pos = 1, -1
 			case bug == "index": // the mask ignored: positions 0, 1, 2, …
 				out[i] = i
 			case bug == "no_fill": // cumsum − 1 everywhere, pads not overwritten

@@ -46,6 +46,14 @@ var (
 	hintMaskNoSelf = newHint("packed mask/no diagonal", secPadding,
 		"a token attends to itself: j ≤ i includes j = i, or the first token of every document attends to nothing "+
 			"and its softmax has no keys")
+	hintMaskSharedRows = newHint("packed mask/rows share a buffer", Section{},
+		"rows of your mask are one and the same slice, so each query's row collects the keys of every query: make "+
+			"a new []bool for each row")
+	hintMaskNoOffset = newHint("packed mask/columns not offset", secPadding,
+		"the keys of a document sit at its own offset: for the document that starts at s, row s+a allows columns "+
+			"s … s+a, not 0 … a")
+	hintMaskLastMissing = newHint("packed mask/last document missing", secPadding,
+		"the last document needs its causal block too: walk every length, the last one included")
 	hintMaskMutates = newHint("packed mask/mutates", Section{},
 		"your function changed the caller's lengths: read them, and build a new mask")
 	hintMaskFallback = generic("packed mask/fallback", secPadding,
@@ -65,12 +73,20 @@ func refMask(lengths []int, bug string) [][]bool {
 			doc = append(doc, d)
 		}
 	}
+	start := make([]int, len(lengths))
+	for d := 1; d < len(lengths); d++ {
+		start[d] = start[d-1] + lengths[d-1]
+	}
 	out := make([][]bool, n)
 	for i := range out {
 		out[i] = make([]bool, n)
 		for j := range out[i] {
 			same := doc[i] == doc[j]
 			switch bug {
+			case "no_offset":
+				out[i][j] = j <= i-start[doc[i]]
+			case "last_missing":
+				out[i][j] = same && j <= i && doc[i] < len(lengths)-1
 			case "plain_causal":
 				out[i][j] = j <= i
 			case "full_blocks":
@@ -96,7 +112,19 @@ func diagMask(got [][]bool, lengths []int) *Hint {
 		v{hintMaskFullBlocks, refMask(lengths, "full_blocks")},
 		v{hintMaskUpper, refMask(lengths, "upper")},
 		v{hintMaskNoSelf, refMask(lengths, "no_self")},
+		v{hintMaskNoOffset, refMask(lengths, "no_offset")},
+		v{hintMaskLastMissing, refMask(lengths, "last_missing")},
 	)
+}
+
+// sharedRows reports whether two rows of t are one slice.
+func sharedRows[T any](t [][]T) bool {
+	for i := 1; i < len(t); i++ {
+		if len(t[i]) > 0 && len(t[i-1]) > 0 && &t[i][0] == &t[i-1][0] {
+			return true
+		}
+	}
+	return false
 }
 
 // PackedMaskCase is one call: PackedCausalMask(Lengths) must equal Want.
@@ -145,7 +173,15 @@ func PackedMask(fn func(lengths []int) [][]bool, cases PackedMaskCases) *Exercis
 		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
 			lengths := slices.Clone(c.Lengths)
 			got := fn(lengths)
-			if !sameBools(got, c.Want) {
+			noteFallback(hintMaskFallback)
+			shared := sharedRows(got)
+			observeHint(hintMaskSharedRows, shared)
+			if shared {
+				return fail(hintMaskSharedRows, fmt.Sprintf("%s: rows 0 … %d are not each a slice of their own", call, len(got)-1))
+			}
+			if sameBools(got, c.Want) {
+				observePass(func(got [][]bool) *Hint { return diagMask(got, c.Lengths) }, got)
+			} else {
 				hint := orElse(diagMask(got, c.Lengths), hintMaskFallback)
 				if len(got) != len(c.Want) {
 					return fail(hint, fmt.Sprintf("%s returned %d rows; want %d", call, len(got), len(c.Want)))

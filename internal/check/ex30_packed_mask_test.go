@@ -14,6 +14,9 @@ func mutMaskSuite() suite {
 		"upper":        hintMaskUpper,
 		"no_self":      hintMaskNoSelf,
 		"in_place":     hintMaskMutates,
+		"one_row":      hintMaskSharedRows,
+		"no_offset":    hintMaskNoOffset,
+		"last_skipped": hintMaskLastMissing,
 	})
 }
 
@@ -24,14 +27,23 @@ func mutMask(bug string) func(lengths []int) [][]bool {
 			n += l
 		}
 		mask := make([][]bool, n)
+		row := make([]bool, n)
 		for i := range mask {
 			mask[i] = make([]bool, n)
+			if bug == "one_row" { // one buffer for every row
+				mask[i] = row
+			}
 		}
 		start := 0
 		for d, l := range lengths {
+			if bug == "last_skipped" && d == len(lengths)-1 {
+				break
+			}
 			for i := start; i < start+l; i++ {
 				lo, hi := start, i
 				switch bug {
+				case "no_offset": // positions inside the document used as columns
+					lo, hi = 0, i-start
 				case "plain_causal":
 					lo = 0
 				case "full_blocks":

@@ -47,46 +47,89 @@ var (
 			"sign, which is not a rotation at Δ = 0 (it must give the key back)")
 	hintReRotNoFreq = newHint("re-rotate/no frequency", secCaches,
 		"each pair turns by Δ·invFreq[i], its own angle: turning every pair by Δ radians ignores the frequencies")
+	hintReRotNewX = newHint("re-rotate/new x in y", secCaches,
+		"you computed y' from the x' you had just written: read both old values first, x, y := key[2i], key[2i+1], "+
+			"then write (x cos − y sin, x sin + y cos)")
+	hintReRotFloat32 = newHint("re-rotate/float32 angles", secFloat32RoPE,
+		"your answer is off by as much as float32 angles would make it: compute Δ·invFreq[i] in float64, since at "+
+			"Δ = 100,000 a float32 angle is off by up to 0.004 rad")
+	hintReRotDegrees = newHint("re-rotate/degrees", secCaches,
+		"Δ·invFreq[i] is already in radians, the unit of math.Sincos: do not convert it from degrees")
 	hintReRotMutates = newHint("re-rotate/mutates", Section{},
 		"your function changed the caller's key (the cache's copy): write the result into a new slice")
 	hintReRotFallback = generic("re-rotate/fallback", secCaches,
 		"pair i (dimensions 2i, 2i+1) turns by Δ·invFreq[i]: (x cos − y sin, x sin + y cos)")
 )
 
-// refReRotate turns key by delta with the given frequencies; halves pairs
-// i and i+d/2, swapped writes (x sin + y cos, x cos − y sin), noFreq turns
-// every pair by delta radians.
-func refReRotate(key, freq []float64, delta float64, halves, swapped, noFreq bool) []float64 {
+// refReRotate turns key by delta with the given frequencies, right when
+// bug is "", else wrong in one way: "halves" pairs i and i+d/2, "swapped"
+// writes (x sin + y cos, x cos − y sin) and "plus" (x cos + y sin, x sin +
+// y cos), "no_freq" turns every pair by delta radians, "new_x" computes y'
+// from x', "float32" and "degrees" change the angle.
+func refReRotate(key, freq []float64, delta float64, bug string) []float64 {
 	out := make([]float64, len(key))
 	h := len(key) / 2
 	for i, w := range freq {
 		a, b := 2*i, 2*i+1
-		if halves {
+		if bug == "halves" {
 			a, b = i, i+h
 		}
 		angle := delta * w
-		if noFreq {
+		switch bug {
+		case "no_freq":
 			angle = delta
+		case "float32":
+			angle = float64(float32(delta) * float32(w))
+		case "degrees":
+			angle *= math.Pi / 180
 		}
 		s, c := math.Sincos(angle)
 		x, y := key[a], key[b]
 		out[a], out[b] = x*c-y*s, x*s+y*c
-		if swapped {
+		switch bug {
+		case "swapped":
 			out[a], out[b] = x*s+y*c, x*c-y*s
+		case "plus":
+			out[a], out[b] = x*c+y*s, x*s+y*c
+		case "new_x":
+			out[b] = out[a]*s + y*c
 		}
 	}
 	return out
 }
 
+// float32Fits reports whether float32 angles explain a row: a wrong answer
+// off by no more than float32 angles would make it, or a right one where
+// float32 angles (variant) stay within tol too.
+func float32Fits(got, want, variant, angles []float64, tol float64) bool {
+	if diffVec(got, want, tol) < 0 {
+		return diffVec(variant, want, tol) < 0
+	}
+	return looksFloat32(got, want, angles)
+}
+
 func diagReRotate(got []float64, c ReRotateCase) *Hint {
 	type v = variant[[]float64]
 	d := float64(c.Delta)
-	return firstMatch(got, sameVec(1e-9),
-		v{hintReRotOpposite, refReRotate(c.Key, c.InvFreq, -d, false, false, false)},
-		v{hintReRotHalves, refReRotate(c.Key, c.InvFreq, d, true, false, false)},
-		v{hintReRotSwapped, refReRotate(c.Key, c.InvFreq, d, false, true, false)},
-		v{hintReRotNoFreq, refReRotate(c.Key, c.InvFreq, d, false, false, true)},
+	angles := make([]float64, len(c.Key))
+	for i := range angles {
+		angles[i] = d * c.InvFreq[min(i/2, len(c.InvFreq)-1)]
+	}
+	f32 := float32Fits(got, c.Want, refReRotate(c.Key, c.InvFreq, d, "float32"), angles, 1e-9)
+	observeHint(hintReRotFloat32, f32)
+	h := firstMatch(got, sameVec(1e-9),
+		v{hintReRotOpposite, refReRotate(c.Key, c.InvFreq, -d, "")},
+		v{hintReRotHalves, refReRotate(c.Key, c.InvFreq, d, "halves")},
+		v{hintReRotSwapped, refReRotate(c.Key, c.InvFreq, d, "swapped")},
+		v{hintReRotSwapped, refReRotate(c.Key, c.InvFreq, d, "plus")},
+		v{hintReRotNoFreq, refReRotate(c.Key, c.InvFreq, d, "no_freq")},
+		v{hintReRotNewX, refReRotate(c.Key, c.InvFreq, d, "new_x")},
+		v{hintReRotDegrees, refReRotate(c.Key, c.InvFreq, d, "degrees")},
 	)
+	if h == nil && f32 {
+		return hintReRotFloat32
+	}
+	return h
 }
 
 // ReRotateCase is one call: ReRotateKey(Key, InvFreq, Delta) must equal

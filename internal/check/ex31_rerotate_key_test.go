@@ -15,6 +15,9 @@ func mutReRotateSuite() suite {
 		"swapped":      hintReRotSwapped,
 		"no_frequency": hintReRotNoFreq,
 		"in_place":     hintReRotMutates,
+		"new_x":        hintReRotNewX,
+		"float32":      hintReRotFloat32,
+		"degrees":      hintReRotDegrees,
 	})
 }
 
@@ -35,11 +38,20 @@ func mutReRotate(bug string) func(key, invFreq []float64, delta int) []float64 {
 				angle = -angle
 			case "no_frequency":
 				angle = float64(delta)
+			case "float32": // the product rounded to float32, as a float32 tensor holds it
+				angle = float64(float32(angle))
+			case "degrees":
+				angle = angle / 180 * math.Pi
 			}
 			s, c := math.Sincos(angle)
 			x, y := key[a], key[b]
 			if bug == "swapped" {
 				out[a], out[b] = x*s+y*c, x*c-y*s
+				continue
+			}
+			if bug == "new_x" {
+				out[a] = x*c - y*s
+				out[b] = out[a]*s + y*c
 				continue
 			}
 			out[a], out[b] = x*c-y*s, x*s+y*c

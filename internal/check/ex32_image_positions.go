@@ -52,6 +52,20 @@ var (
 		"the image's largest ID is st + max(gridH, gridW) − 1: for a tall image that is its height, not its width")
 	hintImgNoGap = newHint("image positions/text after reuses an ID", secImages,
 		"the first text token after the image gets 1 + the largest image ID, not the largest ID itself")
+	hintImgHeightOnly = newHint("image positions/height only", secImages,
+		"the image's largest ID is st + max(gridH, gridW) − 1: for a wide image that is its width, not its height")
+	hintImgColumnMajor = newHint("image positions/column-major", secImages,
+		"the patches come row by row (row-major, as the vision encoder flattens them): the loop over rows y is "+
+			"outside, the loop over columns x inside, so the first patches are (st, st, st), (st, st, st+1), …")
+	hintImgTemporalZero = newHint("image positions/temporal ID 0", secImages,
+		"an image's patches share one temporal ID, and it is where the text stopped, st = textBefore, not 0: the "+
+			"three axes all start from st")
+	hintImgResumesHW = newHint("image positions/resumes at H+W", secImages,
+		"the text after the image resumes at 1 + the largest ID the image used, st + max(gridH, gridW), not at "+
+			"st + gridH + gridW")
+	hintImgTooFar = newHint("image positions/one too far", secImages,
+		"the image's largest ID is st + max(gridH, gridW) − 1, so the text after starts at st + max(gridH, gridW), "+
+			"one less than yours")
 	hintImgFallback = generic("image positions/fallback", secImages,
 		"text: (i, i, i); patch (y, x): (st, st+y, st+x) with st = textBefore; text after: from st + max(gridH, gridW)")
 )
@@ -63,21 +77,44 @@ func refImageIDs(before, gh, gw, after int, bug string) [][]int {
 		out = append(out, []int{i, i, i})
 	}
 	st := before
-	base := st
-	if bug == "from_zero" {
+	base, t := st, st
+	switch bug {
+	case "from_zero":
+		base, t = 0, 0
+	case "from_zero_rows": // rows and columns from 0, the rest right
 		base = 0
+	case "temporal_zero":
+		t = 0
 	}
-	for y := range gh {
+	patch := func(y, x int) []int {
+		if bug == "swapped" {
+			return []int{t, base + x, base + y}
+		}
+		return []int{t, base + y, base + x}
+	}
+	if bug == "column_major" {
 		for x := range gw {
-			r := []int{base, base + y, base + x}
-			if bug == "swapped" {
-				r = []int{base, base + x, base + y}
+			for y := range gh {
+				out = append(out, patch(y, x))
 			}
-			out = append(out, r)
+		}
+	} else {
+		for y := range gh {
+			for x := range gw {
+				out = append(out, patch(y, x))
+			}
 		}
 	}
 	next := base + max(gh, gw)
 	switch bug {
+	case "from_zero_rows":
+		next = st + max(gh, gw)
+	case "height_only":
+		next = st + gh
+	case "h_plus_w":
+		next = st + gh + gw
+	case "too_far":
+		next = st + max(gh, gw) + 1
 	case "counts_tokens":
 		next = st + gh*gw
 	case "width_only":
@@ -96,12 +133,18 @@ func sameIntRows(a, b [][]int) bool { return slices.EqualFunc(a, b, slices.Equal
 func diagImageIDs(got [][]int, c ImagePositionsCase) *Hint {
 	type v = variant[[][]int]
 	ref := func(bug string) [][]int { return refImageIDs(c.TextBefore, c.GridH, c.GridW, c.TextAfter, bug) }
-	return firstMatch(got, sameIntRows,
+	return uniqueMatch(got, sameIntRows,
 		v{hintImgCountsTokens, ref("counts_tokens")},
 		v{hintImgFromZero, ref("from_zero")},
 		v{hintImgSwapped, ref("swapped")},
 		v{hintImgWidthOnly, ref("width_only")},
 		v{hintImgNoGap, ref("no_gap")},
+		v{hintImgFromZero, ref("from_zero_rows")},
+		v{hintImgHeightOnly, ref("height_only")},
+		v{hintImgColumnMajor, ref("column_major")},
+		v{hintImgTemporalZero, ref("temporal_zero")},
+		v{hintImgResumesHW, ref("h_plus_w")},
+		v{hintImgTooFar, ref("too_far")},
 	)
 }
 
@@ -147,7 +190,30 @@ func imagePositionsCases() ImagePositionsCases {
 		row("image_first", 0, 3, 3, 1),
 		row("wide_image_no_text_after", 1, 1, 5, 0),
 		row("square_4x4", 2, 4, 4, 3),
+		row("wide_image_then_text", 2, 2, 5, 2),
+		row("tall_thin_image_then_text", 1, 5, 1, 2),
 	}}
+}
+
+// imageTraits says what shape a prompt has, for the summary of the rows
+// that fail.
+func imageTraits(c ImagePositionsCase) []string {
+	var out []string
+	switch {
+	case c.GridW > c.GridH:
+		out = append(out, "a wide grid (gridW > gridH)")
+	case c.GridH > c.GridW:
+		out = append(out, "a tall grid (gridH > gridW)")
+	default:
+		out = append(out, "a square grid")
+	}
+	if c.TextBefore == 0 {
+		out = append(out, "no text before the image")
+	}
+	if c.TextAfter > 0 {
+		out = append(out, "text after the image")
+	}
+	return out
 }
 
 // ImagePositions returns exercise 32's checks of fn on cases.
@@ -155,9 +221,11 @@ func ImagePositions(fn func(textBefore, gridH, gridW, textAfter int) [][]int, ca
 	var checks []Check
 	for _, c := range cases.IDs {
 		call := fmt.Sprintf("ImageTextPositions(textBefore=%d, gridH=%d, gridW=%d, textAfter=%d)", c.TextBefore, c.GridH, c.GridW, c.TextAfter)
-		checks = append(checks, Check{Name: c.Name, Call: call, Run: func() *Failure {
+		checks = append(checks, Check{Name: c.Name, Call: call, Traits: imageTraits(c), Run: func() *Failure {
 			got := fn(c.TextBefore, c.GridH, c.GridW, c.TextAfter)
+			noteFallback(hintImgFallback)
 			if sameIntRows(got, c.Want) {
+				observePass(func(got [][]int) *Hint { return diagImageIDs(got, c) }, got)
 				return nil
 			}
 			hint := orElse(diagImageIDs(got, c), hintImgFallback)

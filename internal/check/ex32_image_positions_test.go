@@ -14,6 +14,11 @@ func mutImageSuite() suite {
 		"swapped":       hintImgSwapped,
 		"width_only":    hintImgWidthOnly,
 		"no_gap":        hintImgNoGap,
+		"height_only":   hintImgHeightOnly,
+		"column_major":  hintImgColumnMajor,
+		"t_zero":        hintImgTemporalZero,
+		"h_plus_w":      hintImgResumesHW,
+		"too_far":       hintImgTooFar,
 	})
 }
 
@@ -28,15 +33,21 @@ func mutImage(bug string) func(textBefore, gridH, gridW, textAfter int) [][]int 
 			st = 0
 		}
 		largest := st
-		for y := range gridH {
-			for x := range gridW {
-				h, w := st+y, st+x
-				if bug == "swapped" {
-					h, w = w, h
-				}
-				ids = append(ids, []int{st, h, w})
-				largest = max(largest, h, w)
+		t := st
+		if bug == "t_zero" {
+			t = 0
+		}
+		for k := range gridH * gridW {
+			y, x := k/gridW, k%gridW
+			if bug == "column_major" { // patch k walks down the columns
+				y, x = k%gridH, k/gridH
 			}
+			h, w := st+y, st+x
+			if bug == "swapped" {
+				h, w = w, h
+			}
+			ids = append(ids, []int{t, h, w})
+			largest = max(largest, h, w)
 		}
 		next := largest + 1
 		switch bug {
@@ -46,6 +57,12 @@ func mutImage(bug string) func(textBefore, gridH, gridW, textAfter int) [][]int 
 			next = st + gridW
 		case "no_gap":
 			next = largest
+		case "height_only":
+			next = st + gridH
+		case "h_plus_w":
+			next = st + gridH + gridW
+		case "too_far":
+			next = largest + 2
 		}
 		for i := range textAfter {
 			ids = append(ids, []int{next + i, next + i, next + i})

@@ -17,6 +17,10 @@ func mutBF16Suite() suite {
 		"seven_bits":    hintBF16SevenBits,
 		"no_overflow":   hintBF16NoOverflow,
 		"no_subnormals": hintBF16NoSubnormals,
+		"overflow_on_x": hintBF16OverflowAtMax,
+		"subnormal_2x":  hintBF16SubnormalSpacing,
+		"plus_zero":     hintBF16NegativeZero,
+		"unsigned":      hintBF16SignLost,
 	})
 }
 
@@ -27,8 +31,14 @@ func mutBF16(bug string) func(x float64) float64 {
 			b = (b + ((b>>16)&1 + 0x7FFF)) &^ 0xFFFF
 			return float64(math.Float32frombits(b))
 		}
+		if bug == "plus_zero" && x == 0 { // "0 stays 0", with the literal
+			return 0
+		}
 		if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
 			return x
+		}
+		if bug == "overflow_on_x" && math.Abs(x) > 0x1.fep127 { // x judged, not its rounding
+			return math.Copysign(math.Inf(1), x)
 		}
 		bits := 8
 		switch bug {
@@ -41,6 +51,9 @@ func mutBF16(bug string) func(x float64) float64 {
 		exp := e - 1
 		if exp < -126 && bug != "no_subnormals" {
 			exp = -126
+			if bug == "subnormal_2x" {
+				exp = -125
+			}
 		}
 		spacing := math.Ldexp(1, exp-(bits-1))
 		var n float64
@@ -53,6 +66,9 @@ func mutBF16(bug string) func(x float64) float64 {
 			n = math.RoundToEven(x / spacing)
 		}
 		y := n * spacing
+		if bug == "unsigned" {
+			y = math.Abs(y)
+		}
 		largest := math.Ldexp(2-math.Ldexp(1, -(bits-1)), 127)
 		if math.Abs(y) > largest {
 			if bug == "no_overflow" {

@@ -66,6 +66,7 @@ type Check struct {
 	Run       func() *Failure
 	PanicHint *Hint
 	PanicDiag func(msg string) *Hint
+	Traits    []string // what the row's input has, for the summary of the rows that fail ("a subnormal")
 }
 
 // Exercise is an exercise's checks, one for each row of its case table, run
@@ -104,6 +105,8 @@ type Result struct {
 	Kind    Kind
 	Failure *Failure // Fail, Panic and Timeout
 	Stub    stubHit  // Todo and Waits
+
+	evidence *evidence // what the row says about each named mistake
 }
 
 // stubHit says which stub a check reached, or which other exercise's
@@ -308,7 +311,9 @@ func findStub(msg string, frames []runtime.Frame) (stubHit, bool) {
 // turns a stub reached into Todo (this exercise's) or Waits (another's).
 func (ex *Exercise) runCheck(c Check) Result {
 	record(catalog.Record{Event: catalog.EventCall, Exercise: ex.Info.Num, Check: c.Name, Call: c.Call})
+	startEvidence()
 	r := guard(c)
+	r.evidence = stopEvidence()
 	switch {
 	case r.Kind == Todo && r.Stub.exercise.Num != ex.Info.Num:
 		r.Kind = Waits
@@ -364,11 +369,11 @@ func (ex *Exercise) summarize(results []Result) outcome {
 	default:
 		o.status = catalog.StatusFail
 	}
-	for _, r := range results { // the first failure's hint, or its first line
+	for _, r := range results { // the hint that explains every row, or the first failure's first line
 		if r.Kind == Pass || (o.status == catalog.StatusFail && r.Kind == Waits) {
 			continue
 		}
-		if h := r.hint(); h != nil {
+		if h := chooseHint(r, results); h != nil {
 			o.summary = h.String()
 		} else {
 			o.summary, _, _ = strings.Cut(r.Message(ex.Info), "\n")
