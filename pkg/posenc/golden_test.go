@@ -39,8 +39,10 @@ type goldenFile struct {
 // wrong formula (a wrong exponent or factor is off by far more).
 //
 // Who is right where they differ: the largest difference over all fixtures
-// is 3.2e-7, on Llama 3.1's smoothed band (pairs 40–43), where HF's
-// wavelength, smoothing factor and blend are each rounded to float32. HF's
+// is 3.2e-7, on Llama 3.1's smoothed band (pairs 29–34, the pairs whose
+// wavelength lies between 8192/4 and 8192 positions; largest at pair 33),
+// where HF's wavelength, smoothing factor and blend are each rounded to
+// float32. HF's
 // own _compute_llama3_parameters run in float64 (torch.float patched to
 // torch.float64 in modeling_rope_utils) agrees with the library to 8e-16:
 // the difference is HF's float32 rounding, and the library's value is the

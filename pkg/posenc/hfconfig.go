@@ -34,6 +34,10 @@ type ModelPositions struct {
 	Decoupled *DecoupledHead
 	// Layers holds one entry per layer, in order.
 	Layers []LayerPositions
+	// Warnings are the settings transformers accepts with a warning (a
+	// value it ignores, a fallback it takes), one message each naming the
+	// field; the reader went on as transformers does.
+	Warnings []string
 }
 
 // DecoupledHead describes the query/key heads of multi-head latent
@@ -115,17 +119,28 @@ func ParseHFConfig(data []byte) (*ModelPositions, error) {
 		}
 		top = m
 	}
-	c := hfConfig{fields: top}
+	c := hfConfig{fields: top, warnings: new([]string)}
 	if err := c.checkFields(); err != nil {
 		return nil, err
 	}
-	return c.positions()
+	m, err := c.positions()
+	if err != nil {
+		return nil, err
+	}
+	m.Warnings = slices.Compact(*c.warnings)
+	return m, nil
 }
 
 // hfConfig is a decoded config.json with typed accessors that return a
 // *ParamError naming the field.
 type hfConfig struct {
-	fields map[string]any
+	fields   map[string]any
+	warnings *[]string
+}
+
+// warn records that transformers accepts field's value with a warning.
+func (c hfConfig) warn(field string, value any, what string) {
+	*c.warnings = append(*c.warnings, fmt.Sprintf("%s = %v: %s", field, value, what))
 }
 
 // knownTopLevel are the position fields ParseHFConfig reads, and fields it

@@ -150,9 +150,13 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 
 	// rope_theta: the dictionary's, else the top-level field (HF's
 	// standardize_rope_params); never a silent 10000.
+	// Each value is named by where it was written: "rope_theta" at the top
+	// level, "rope_parameters.rope_theta" inside the dictionary.
 	var base float64
 	var err error
+	thetaField := "rope_theta"
 	if _, ok := get("rope_theta"); ok {
+		thetaField = field("rope_theta")
 		base, err = num("rope_theta")
 	} else if c.has("rope_theta") {
 		base, err = c.float("rope_theta")
@@ -162,8 +166,13 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 	if err != nil {
 		return nil, err
 	}
+	if !(base > 1) {
+		return nil, validate.Err(thetaField, base, "must be > 1 (the RoPE base)")
+	}
 	prf := 1.0
+	prfField := "partial_rotary_factor"
 	if _, ok := get("partial_rotary_factor"); ok {
+		prfField = field("partial_rotary_factor")
 		prf, err = num("partial_rotary_factor")
 	} else if c.has("partial_rotary_factor") {
 		prf, err = c.float("partial_rotary_factor")
@@ -172,7 +181,7 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 		return nil, err
 	}
 	if prf <= 0 || prf > 1 {
-		return nil, validate.Err("partial_rotary_factor", prf, "must be in (0, 1]")
+		return nil, validate.Err(prfField, prf, "must be in (0, 1]")
 	}
 
 	headDim := m.HeadDim
@@ -183,19 +192,20 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 			return nil, err
 		}
 	}
-	r := NewRoPE(headDim).WithBase(base).WithLayout(Halves)
-	if c.has("rope_interleave") {
-		il, err := c.boolean("rope_interleave")
-		if err != nil {
-			return nil, err
-		}
-		if il {
-			r = r.WithLayout(Interleaved)
-		}
+	layout, err := c.pairLayout(m.ModelType)
+	if err != nil {
+		return nil, err
 	}
+	r := NewRoPE(headDim).WithBase(base).WithLayout(layout)
 	if typ != "proportional" {
-		// HF: dim = int(head_dim * partial_rotary_factor).
-		if rot := int(float64(headDim) * prf); rot != headDim {
+		// HF: dim = int(head_dim * partial_rotary_factor). A factor that
+		// leaves no pair to rotate is an error here: transformers would
+		// build an empty inv_freq and rotate nothing, silently.
+		rot := int(float64(headDim) * prf)
+		if rot < 2 {
+			return nil, validate.Err(prfField, prf, fmt.Sprintf("must leave at least one pair to rotate (head_dim %d × factor = %d dimensions)", headDim, rot))
+		}
+		if rot != headDim {
 			r = r.WithRotaryDim(rot)
 		}
 	}
@@ -213,17 +223,20 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 		}
 		return m.MaxPositions, nil
 	}
-	// original_max_position_embeddings and factor, or max_position_embeddings
-	// / original when factor is absent (HF's YaRN and LongRoPE).
+	// original_max_position_embeddings and factor, or, for LongRoPE alone,
+	// max_position_embeddings / original when factor is absent
+	// (_compute_longrope_parameters; transformers warns). YaRN requires
+	// factor: _check_received_keys raises a KeyError naming it.
 	origAndFactor := func() (int, float64, error) {
 		l0, err := orig()
 		if err != nil {
 			return 0, 0, err
 		}
-		if _, ok := get("factor"); ok {
+		if _, ok := get("factor"); ok || typ != "longrope" {
 			f, err := num("factor")
 			return l0, f, err
 		}
+		c.warn(field("factor"), "missing", "transformers uses max_position_embeddings / original_max_position_embeddings")
 		return l0, float64(m.MaxPositions) / float64(l0), nil
 	}
 
