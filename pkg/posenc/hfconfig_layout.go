@@ -10,9 +10,9 @@ import "fmt"
 // in ropeInterleaveDefault.
 var interleavedModels = map[string]bool{
 	"cohere": true, "cohere2": true, "cohere2_moe": true, // rotate_half: x[..., ::2], x[..., 1::2]
-	"deepseek_v2":  true, // apply_rotary_emb: view_as_complex(xq.reshape(..., -1, 2))
-	"deepseek_v32": true, // MLA: apply_rotary_pos_emb_interleave always (its config drops rope_interleave)
-	"glm_moe_dsa":  true, // MLA and indexer: apply_rotary_pos_emb_interleave
+	"deepseek_v2":  true,                                                                  // apply_rotary_emb: view_as_complex(xq.reshape(..., -1, 2))
+	"deepseek_v32": true,                                                                  // MLA: apply_rotary_pos_emb_interleave always (its config drops rope_interleave)
+	"glm_moe_dsa":  true,                                                                  // MLA and indexer: apply_rotary_pos_emb_interleave
 	"ernie4_5":     true, "ernie4_5_moe": true, "glm": true, "glm4": true, "helium": true, // rotate_half on 0::2, 1::2
 	"gptj": true, "codegen": true, // rotate_every_two
 	"llama4_text": true, "llama4": true, // apply_rotary_emb: view_as_complex
