@@ -2,6 +2,7 @@ package posenc_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"testing"
 
@@ -14,22 +15,52 @@ import (
 // and decoder layers for every fixture.
 type goldenFile struct {
 	Transformers, Torch string
-	Models              map[string]struct {
-		RoPE map[string]struct {
-			InvFreq          []float64 `json:"inv_freq"`
-			InvFreqLong      []float64 `json:"inv_freq_long"`
-			AttentionScaling float64   `json:"attention_scaling"`
-		} `json:"rope"`
-		Layers []struct {
-			Type           string  `json:"type"`
-			RoPE           bool    `json:"rope"`
-			SlidingWindow  int     `json:"sliding_window"`
-			AttnScale      float64 `json:"attn_scale"`
-			FloorScale     float64 `json:"floor_scale"`
-			SoftmaxScaling float64 `json:"softmax_scaling"`
-			QKHeadDim      int     `json:"qk_head_dim"`
-		} `json:"layers"`
-	} `json:"models"`
+	// Models are the position-only fixtures, Full the whole published
+	// configs of full/, Rules made-up configs that exercise a rule of a
+	// configuration class (each with its config).
+	Models, Full, Rules map[string]goldenModel
+}
+
+// goldenModel is what transformers computes for one config.
+type goldenModel struct {
+	Config json.RawMessage `json:"config"` // Rules only
+	RoPE   map[string]struct {
+		InvFreq          []float64 `json:"inv_freq"`
+		InvFreqLong      []float64 `json:"inv_freq_long"`
+		AttentionScaling float64   `json:"attention_scaling"`
+		// Layout is the pair layout of the model's own rotation
+		// function, found by rotating unit vectors with it.
+		Layout string `json:"layout"`
+	} `json:"rope"`
+	Layers []struct {
+		Type           string  `json:"type"`
+		RoPE           bool    `json:"rope"`
+		SlidingWindow  int     `json:"sliding_window"`
+		AttnScale      float64 `json:"attn_scale"`
+		FloorScale     float64 `json:"floor_scale"`
+		SoftmaxScaling float64 `json:"softmax_scaling"`
+		QKHeadDim      int     `json:"qk_head_dim"`
+	} `json:"layers"`
+}
+
+// goldenTransformers is the transformers version of golden.json, as
+// scripts/golden/requirements.in pins it.
+const goldenTransformers = "5.25.0"
+
+func readGolden(t *testing.T) goldenFile {
+	t.Helper()
+	data, err := modelconfigs.Golden()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g goldenFile
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	if g.Transformers != goldenTransformers {
+		t.Errorf("golden.json is from transformers %s; the lock pins %s", g.Transformers, goldenTransformers)
+	}
+	return g
 }
 
 // goldenRelTol bounds the relative error against transformers. HF computes
@@ -58,121 +89,165 @@ const goldenRelTol = 1e-6
 // their sliding windows, inverse frequencies (short and long for LongRoPE),
 // attention scaling, Llama 4's temperature and DeepSeek's softmax scale.
 func TestGoldenHuggingFace(t *testing.T) {
-	data, err := modelconfigs.Golden()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var g goldenFile
-	if err := json.Unmarshal(data, &g); err != nil {
-		t.Fatal(err)
-	}
-	if g.Transformers != "5.24.0" {
-		t.Errorf("golden.json is from transformers %s; the lock pins 5.24.0", g.Transformers)
-	}
+	g := readGolden(t)
 	names := modelconfigs.Names()
 	if len(names) < 10 || len(g.Models) != len(names) {
 		t.Fatalf("%d fixtures, %d golden models; want at least 10, one golden entry each", len(names), len(g.Models))
 	}
-	worst, worstAt := 0.0, ""
+	worst := worstDiff{}
 	for _, name := range names {
-		want, ok := g.Models[name]
-		if !ok {
-			t.Errorf("%s: no golden values (run make golden)", name)
-			continue
-		}
 		cfg, err := modelconfigs.Config(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := posenc.ParseHFConfig(cfg)
+		compareGolden(t, name, cfg, g.Models, &worst)
+	}
+	t.Logf("largest relative difference from transformers %s: %.3g (%s)", g.Transformers, worst.rel, worst.at)
+}
+
+// TestGoldenFullConfigs reads every whole published config of full/, as
+// released (every field, not only the position ones), and compares it with
+// transformers like the fixtures.
+func TestGoldenFullConfigs(t *testing.T) {
+	g := readGolden(t)
+	names := modelconfigs.FullNames()
+	if len(names) < 8 || len(g.Full) != len(names) {
+		t.Fatalf("%d full configs, %d golden entries; want at least 8, one golden entry each", len(names), len(g.Full))
+	}
+	worst := worstDiff{}
+	for _, name := range names {
+		cfg, err := modelconfigs.Full(name)
 		if err != nil {
-			t.Errorf("%s: %v", name, err)
+			t.Fatal(err)
+		}
+		compareGolden(t, name, cfg, g.Full, &worst)
+	}
+	t.Logf("largest relative difference from transformers %s: %.3g (%s)", g.Transformers, worst.rel, worst.at)
+}
+
+// TestGoldenRules compares the made-up configs of golden.py's RULES, each
+// of which exercises one rule of a configuration class that no shipped
+// config does (Qwen2's max_window_layers with use_sliding_window on,
+// Qwen2-MoE's even layers, DeepSeek-V2's pair layout, …).
+func TestGoldenRules(t *testing.T) {
+	g := readGolden(t)
+	if len(g.Rules) < 5 {
+		t.Fatalf("%d rules in golden.json; want 5 (run make golden)", len(g.Rules))
+	}
+	worst := worstDiff{}
+	for name, want := range g.Rules {
+		compareGolden(t, name, want.Config, g.Rules, &worst)
+	}
+}
+
+type worstDiff struct {
+	rel float64
+	at  string
+}
+
+// compareGolden reads cfg with ParseHFConfig and compares each layer with
+// what transformers computes for it (golden[name]): which layers rotate,
+// their sliding windows, pair layouts, inverse frequencies (short and long
+// for LongRoPE), attention scaling, Llama 4's temperature and DeepSeek's
+// softmax scale.
+func compareGolden(t *testing.T, name string, cfg []byte, golden map[string]goldenModel, worst *worstDiff) {
+	t.Helper()
+	want, ok := golden[name]
+	if !ok {
+		t.Errorf("%s: no golden values (run make golden)", name)
+		return
+	}
+	m, err := posenc.ParseHFConfig(cfg)
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+		return
+	}
+	if len(m.Layers) != len(want.Layers) {
+		t.Errorf("%s: %d layers; HF has %d", name, len(m.Layers), len(want.Layers))
+		return
+	}
+	for i, wl := range want.Layers {
+		l := m.Layers[i]
+		if wl.Type != "" && l.Type != wl.Type {
+			t.Errorf("%s layer %d: type %s; HF %s", name, i, l.Type, wl.Type)
+		}
+		if (l.RoPE != nil) != wl.RoPE {
+			t.Errorf("%s layer %d (%s): RoPE %v; HF applies RoPE: %v", name, i, l.Type, l.RoPE != nil, wl.RoPE)
 			continue
 		}
-		if len(m.Layers) != len(want.Layers) {
-			t.Errorf("%s: %d layers; HF has %d", name, len(m.Layers), len(want.Layers))
+		if l.Window != wl.SlidingWindow && l.Type != "chunked_attention" {
+			t.Errorf("%s layer %d: window %d; HF sliding_window %d", name, i, l.Window, wl.SlidingWindow)
+		}
+		if wl.FloorScale != 0 {
+			if l.Temperature == nil || l.Temperature.Scale != wl.AttnScale || l.Temperature.FloorScale != wl.FloorScale {
+				t.Errorf("%s layer %d: temperature %+v; HF attn_scale %v, floor_scale %v", name, i, l.Temperature, wl.AttnScale, wl.FloorScale)
+			}
+		} else if l.Temperature != nil {
+			t.Errorf("%s layer %d: temperature %+v; HF has none", name, i, l.Temperature)
+		}
+		if wl.SoftmaxScaling != 0 {
+			got := l.RoPE.SoftmaxScale() / math.Sqrt(float64(wl.QKHeadDim))
+			if e := relErr(got, wl.SoftmaxScaling); e > 1e-12 {
+				t.Errorf("%s layer %d: softmax scale %v; HF %v", name, i, got, wl.SoftmaxScaling)
+			}
+		}
+		if l.RoPE == nil {
 			continue
 		}
-		for i, wl := range want.Layers {
-			l := m.Layers[i]
-			if wl.Type != "" && l.Type != wl.Type {
-				t.Errorf("%s layer %d: type %s; HF %s", name, i, l.Type, wl.Type)
+		wr, ok := want.RoPE[l.Type]
+		if wl.Type == "" { // no layer_types in the config: one set for all layers
+			wr, ok = want.RoPE["all"]
+		}
+		if !ok {
+			t.Errorf("%s layer %d: HF has no rotary values for %s", name, i, l.Type)
+			continue
+		}
+		r := *l.RoPE
+		if layout := map[posenc.Layout]string{posenc.Interleaved: "interleaved", posenc.Halves: "halves"}[r.Layout]; layout != wr.Layout {
+			t.Errorf("%s layer %d (%s): pair layout %s; HF's rotation pairs coordinates as %q", name, i, l.Type, layout, wr.Layout)
+		}
+		check := func(what string, got, want []float64) {
+			if len(got) != len(want) {
+				t.Errorf("%s %s %s: %d frequencies; HF %d", name, l.Type, what, len(got), len(want))
+				return
 			}
-			if (l.RoPE != nil) != wl.RoPE {
-				t.Errorf("%s layer %d (%s): RoPE %v; HF applies RoPE: %v", name, i, l.Type, l.RoPE != nil, wl.RoPE)
-				continue
-			}
-			if l.Window != wl.SlidingWindow && l.Type != "chunked_attention" {
-				t.Errorf("%s layer %d: window %d; HF sliding_window %d", name, i, l.Window, wl.SlidingWindow)
-			}
-			if wl.FloorScale != 0 {
-				if l.Temperature == nil || l.Temperature.Scale != wl.AttnScale || l.Temperature.FloorScale != wl.FloorScale {
-					t.Errorf("%s layer %d: temperature %+v; HF attn_scale %v, floor_scale %v", name, i, l.Temperature, wl.AttnScale, wl.FloorScale)
-				}
-			} else if l.Temperature != nil {
-				t.Errorf("%s layer %d: temperature %+v; HF has none", name, i, l.Temperature)
-			}
-			if wl.SoftmaxScaling != 0 {
-				got := l.RoPE.SoftmaxScale() / math.Sqrt(float64(wl.QKHeadDim))
-				if e := relErr(got, wl.SoftmaxScaling); e > 1e-12 {
-					t.Errorf("%s layer %d: softmax scale %v; HF %v", name, i, got, wl.SoftmaxScaling)
-				}
-			}
-			if l.RoPE == nil {
-				continue
-			}
-			wr, ok := want.RoPE[l.Type]
-			if wl.Type == "" { // no layer_types in the config: one set for all layers
-				wr, ok = want.RoPE["all"]
-			}
-			if !ok {
-				t.Errorf("%s layer %d: HF has no rotary values for %s", name, i, l.Type)
-				continue
-			}
-			r := *l.RoPE
-			check := func(what string, got, want []float64) {
-				if len(got) != len(want) {
-					t.Errorf("%s %s %s: %d frequencies; HF %d", name, l.Type, what, len(got), len(want))
-					return
-				}
-				for j := range want {
-					if want[j] == 0 || got[j] == 0 {
-						if got[j] != want[j] {
-							t.Errorf("%s %s %s[%d] = %v; HF %v", name, l.Type, what, j, got[j], want[j])
-						}
-						continue
+			for j := range want {
+				if want[j] == 0 || got[j] == 0 {
+					if got[j] != want[j] {
+						t.Errorf("%s %s %s[%d] = %v; HF %v", name, l.Type, what, j, got[j], want[j])
 					}
-					if e := relErr(got[j], want[j]); e > worst {
-						worst, worstAt = e, name+" "+l.Type+" "+what
-					}
-					if e := relErr(got[j], want[j]); e > goldenRelTol {
-						t.Errorf("%s %s %s[%d] = %v; HF %v (relative error %.2g)", name, l.Type, what, j, got[j], want[j], e)
-					}
+					continue
+				}
+				e := relErr(got[j], want[j])
+				if e > worst.rel {
+					worst.rel, worst.at = e, fmt.Sprintf("%s %s %s[%d]", name, l.Type, what, j)
+				}
+				if e > goldenRelTol {
+					t.Errorf("%s %s %s[%d] = %v; HF %v (relative error %.2g)", name, l.Type, what, j, got[j], want[j], e)
 				}
 			}
-			freq, err := r.InvFreq()
-			if err != nil {
-				t.Fatal(err)
-			}
-			check("inv_freq", freq, wr.InvFreq)
-			if wr.InvFreqLong != nil {
-				long := r
-				long.Scaling.SeqLen = long.Scaling.OriginalLen + 1
-				freq, _ := long.InvFreq()
-				check("inv_freq_long", freq, wr.InvFreqLong)
-			}
-			if e := relErr(r.AttentionFactor(), wr.AttentionScaling); e > 1e-12 {
-				t.Errorf("%s %s: attention factor %v; HF %v", name, l.Type, r.AttentionFactor(), wr.AttentionScaling)
-			}
+		}
+		freq, err := r.InvFreq()
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("inv_freq", freq, wr.InvFreq)
+		if wr.InvFreqLong != nil {
+			long := r
+			long.Scaling.SeqLen = long.Scaling.OriginalLen + 1
+			freq, _ := long.InvFreq()
+			check("inv_freq_long", freq, wr.InvFreqLong)
+		}
+		if e := relErr(r.AttentionFactor(), wr.AttentionScaling); e > 1e-12 {
+			t.Errorf("%s %s: attention factor %v; HF %v", name, l.Type, r.AttentionFactor(), wr.AttentionScaling)
 		}
 	}
-	t.Logf("largest relative difference from transformers %s: %.3g (%s)", g.Transformers, worst, worstAt)
 }
 
 func relErr(got, want float64) float64 { return math.Abs(got-want) / math.Abs(want) }
 
 // TestGoldenDisagreement covers the one configuration found where
-// transformers 5.24.0 and the library disagree, and shows who is right.
+// transformers 5.25.0 and the library disagree, and shows who is right.
 //
 // With YaRN inside a per-layer-type rope_parameters, transformers'
 // _compute_yarn_parameters takes every key from the layer type's dictionary

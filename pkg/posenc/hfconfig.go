@@ -34,6 +34,10 @@ type ModelPositions struct {
 	Decoupled *DecoupledHead
 	// Layers holds one entry per layer, in order.
 	Layers []LayerPositions
+	// Ignored are the config's top-level fields the reader did not read
+	// (vocab_size, intermediate_size, …, and harmless ones in
+	// ignoredPositionFields), sorted: they have no bearing on positions.
+	Ignored []string
 	// Warnings are the settings transformers accepts with a warning (a
 	// value it ignores, a fallback it takes), one message each naming the
 	// field; the reader went on as transformers does.
@@ -106,7 +110,7 @@ func ReadHFConfig(path string) (*ModelPositions, error) {
 // window, chunk or layer types — is a *ParamError naming the field and
 // its value, and so is a missing or inconsistent field: no silent default.
 func ParseHFConfig(data []byte) (*ModelPositions, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(bytes.NewReader(pythonJSON(data)))
 	dec.UseNumber()
 	var top map[string]any
 	if err := dec.Decode(&top); err != nil {
@@ -128,6 +132,12 @@ func ParseHFConfig(data []byte) (*ModelPositions, error) {
 		return nil, err
 	}
 	m.Warnings = slices.Compact(*c.warnings)
+	for k := range c.fields {
+		if !slices.Contains(knownTopLevel, k) {
+			m.Ignored = append(m.Ignored, k)
+		}
+	}
+	slices.Sort(m.Ignored)
 	return m, nil
 }
 
@@ -151,8 +161,16 @@ var knownTopLevel = []string{
 	"rope_parameters", "partial_rotary_factor", "layer_types", "no_rope_layers",
 	"no_rope_layer_interval", "sliding_window", "use_sliding_window", "attention_chunk_size",
 	"attn_temperature_tuning", "attn_scale", "floor_scale", "qk_rope_head_dim", "qk_nope_head_dim",
-	"rope_interleave", "global_head_dim", "rope_local_base_freq",
+	"rope_interleave", "global_head_dim", "rope_local_base_freq", "max_window_layers",
 }
+
+// ignoredPositionFields are fields whose names sound like positions but
+// that transformers' code for the model types that ship them does not read
+// for the text model's positions: Qwen2 and Qwen2.5's use_mrope (the text
+// model has no multimodal RoPE; Qwen2-VL's is a separate model type), and
+// gpt-oss's initial_context_length (its rope_scaling holds the same length
+// as original_max_position_embeddings).
+var ignoredPositionFields = []string{"use_mrope", "initial_context_length"}
 
 // positionWords mark a top-level field as being about positions: such a
 // field that ParseHFConfig does not know is an error, not ignored.
@@ -160,7 +178,7 @@ var positionWords = []string{"rope", "rotary", "position", "theta", "window", "c
 
 func (c hfConfig) checkFields() error {
 	for k, v := range c.fields {
-		if slices.Contains(knownTopLevel, k) {
+		if slices.Contains(knownTopLevel, k) || slices.Contains(ignoredPositionFields, k) {
 			continue
 		}
 		for _, w := range positionWords {
@@ -201,7 +219,7 @@ func (c hfConfig) boolean(key string) (bool, error) {
 func jsonInt(key string, v any) (int, error) {
 	n, ok := v.(json.Number)
 	if !ok {
-		return 0, validate.Err(key, v, "must be a positive integer")
+		return 0, validate.Err(key, shown(v), "must be a positive integer")
 	}
 	i, err := n.Int64()
 	if err != nil || i <= 0 || i > validate.MaxPosition {
@@ -213,6 +231,9 @@ func jsonInt(key string, v any) (int, error) {
 func jsonFloat(key string, v any) (float64, error) {
 	n, ok := v.(json.Number)
 	if !ok {
+		if s := shown(v); s != v {
+			return 0, validate.Err(key, s, "must be a finite number")
+		}
 		return 0, validate.Err(key, v, "must be a number")
 	}
 	f, err := n.Float64()
@@ -251,7 +272,7 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	if m.Decoupled, err = c.decoupled(m); err != nil {
 		return nil, err
 	}
-	types, err := c.layerTypes(n)
+	types, err := c.layerTypes(m.ModelType, n)
 	if err != nil {
 		return nil, err
 	}
@@ -331,27 +352,20 @@ func (c hfConfig) decoupled(m *ModelPositions) (*DecoupledHead, error) {
 	return &DecoupledHead{NopeDim: nope, RopeDim: rope}, nil
 }
 
-// layerTypes returns layer_types, checked, or the implied list when it is
-// absent: every layer sliding when sliding_window is set (and
-// use_sliding_window is not false), else every layer full.
-func (c hfConfig) layerTypes(n int) ([]string, error) {
+// layerTypes returns layer_types, checked, or the list the model type's
+// configuration class derives when it is absent (windowedLayers).
+func (c hfConfig) layerTypes(modelType string, n int) ([]string, error) {
 	if !c.has("layer_types") {
-		t := "full_attention"
-		if c.has("sliding_window") {
-			use := true
-			if c.has("use_sliding_window") {
-				var err error
-				if use, err = c.boolean("use_sliding_window"); err != nil {
-					return nil, err
-				}
-			}
-			if use {
-				t = "sliding_attention"
-			}
+		sliding, err := c.windowedLayers(modelType, n)
+		if err != nil {
+			return nil, err
 		}
 		out := make([]string, n)
 		for i := range out {
-			out[i] = t
+			out[i] = "full_attention"
+			if sliding[i] {
+				out[i] = "sliding_attention"
+			}
 		}
 		return out, nil
 	}

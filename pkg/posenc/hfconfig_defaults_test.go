@@ -102,3 +102,31 @@ func TestParseHFConfigRequired(t *testing.T) {
 		t.Errorf("longrope without factor: factor %v, warnings %q; want 4 and one warning naming rope_scaling.factor", f, m.Warnings)
 	}
 }
+
+// TestParseHFConfigWholeFile: a config as Python's json writes it (NaN,
+// Infinity) and as released (fields with no bearing on positions) reads;
+// an unknown field that could change positions is an error naming it.
+func TestParseHFConfigWholeFile(t *testing.T) {
+	m := mustParse(t, `{"model_type": "qwen2", "num_hidden_layers": 2, "hidden_size": 256, "num_attention_heads": 2,
+		"max_position_embeddings": 32768, "rope_theta": 1000000.0, "vocab_size": 151936, "torch_dtype": "bfloat16",
+		"use_mrope": false, "max_window_layers": 28, "sliding_window": 32768, "use_sliding_window": false,
+		"clamp": NaN, "limits": [-Infinity, Infinity], "name": "NaN and Infinity in a string stay \"strings\""}`)
+	want := []string{"clamp", "limits", "name", "torch_dtype", "use_mrope", "vocab_size"}
+	if strings.Join(m.Ignored, ",") != strings.Join(want, ",") {
+		t.Errorf("ignored %q; want %q", m.Ignored, want)
+	}
+	// use_sliding_window false (Qwen2Config's default too): no window.
+	if m.Layers[1].Window != 0 || m.Layers[1].Type != "full_attention" {
+		t.Errorf("layer 1: %+v; want full attention", m.Layers[1])
+	}
+	for _, c := range []struct{ cfg, param, value string }{
+		{`"rope_theta": NaN`, "rope_theta", "NaN"},
+		{`"rope_theta": 1e4, "rope_parameters": {"rope_type": "linear", "factor": Infinity}`, "rope_parameters.factor", "Infinity"},
+		{`"rope_theta": 1e4, "sliding_window_pattern": 6`, "sliding_window_pattern", "6"},
+	} {
+		_, err := ParseHFConfig([]byte(`{"model_type": "llama", "num_hidden_layers": 1, "head_dim": 64, "max_position_embeddings": 4096, ` + c.cfg + `}`))
+		if err == nil || !strings.HasPrefix(err.Error(), "posenc: "+c.param+" ") || !strings.HasSuffix(err.Error(), "got "+c.value) {
+			t.Errorf("%s: error %v; want one naming %s, got %s", c.cfg, err, c.param, c.value)
+		}
+	}
+}

@@ -12,6 +12,7 @@ Usage: python golden.py FIXTURE_DIR OUT_JSON
 """
 
 import importlib
+import inspect
 import json
 import os
 import platform
@@ -35,6 +36,12 @@ MODELS = {
     "smollm3": ("smollm3", "SmolLM3"),
     "olmo3": ("olmo3", "Olmo3"),
     "cohere2": ("cohere2", "Cohere2"),
+    "qwen2": ("qwen2", "Qwen2"),
+    "qwen2_moe": ("qwen2_moe", "Qwen2Moe"),
+    "qwen3": ("qwen3", "Qwen3"),
+    "qwen3_moe": ("qwen3_moe", "Qwen3Moe"),
+    "deepseek_v2": ("deepseek_v2", "DeepseekV2"),
+    "mistral": ("mistral", "Mistral"),
 }
 
 # Rotary-embedding classes whose name does not follow the prefix.
@@ -60,9 +67,63 @@ def uses_rope(model_type, attn):
     return True
 
 
+def rotary_out(model_type, rotary, layer_type, x, position_ids):
+    """The model's rotary module's output at position_ids: (cos, sin), or
+    the complex freqs_cis of Llama 4 and DeepSeek-V2."""
+    if "layer_type" in inspect.signature(rotary.forward).parameters:  # Gemma 3 and 4, OLMo 3
+        return rotary(x, position_ids, layer_type)
+    return rotary(x, position_ids)
+
+
+def pair_layout(model_type, config, mod, rotary, layer_type):
+    """Which coordinate the model's own rotation pairs with coordinate 0:
+    "interleaved" for 1, "halves" for half the rotated width. It rotates
+    q = e_0 to position 1 and each k = e_j to position 0 with the modeling
+    module's own function and reads the j where q.k = ±sin(omega_0): the
+    partner of coordinate 0 in the input. Dot products do not see a
+    permutation of the output that q and k share (DeepSeek-V3's
+    apply_rotary_pos_emb_interleave returns halves of interleaved input)."""
+    x = torch.zeros(1, 2, 1, dtype=torch.float32)
+    pos = torch.tensor([[1, 0]])
+    out = rotary_out(model_type, rotary, layer_type, x, pos)
+    if isinstance(out, tuple):
+        cos, sin = out
+        # gpt-oss's cos and sin hold one angle per pair (_apply_rotary_emb
+        # chunks x in halves); every other model's repeat them to the width.
+        d = 2 * cos.shape[-1] if model_type == "gpt_oss" else cos.shape[-1]
+    else:  # complex freqs_cis [batch, seq, d/2]
+        d = 2 * out.shape[-1]
+    # q, k: [batch 1, heads d, seq 2, width d]; head j holds e_j.
+    eye = torch.eye(d, dtype=torch.float32)
+    qk = eye[None, :, None, :].expand(1, d, 2, d).contiguous()
+    if isinstance(out, tuple):
+        if getattr(config, "rope_interleave", False) and hasattr(mod, "apply_rotary_pos_emb_interleave"):
+            rq, rk = mod.apply_rotary_pos_emb_interleave(qk, qk, cos, sin)
+        elif model_type == "gemma4_text":
+            rq = mod.apply_rotary_pos_emb(qk, cos, sin)
+            rk = rq
+        else:
+            rq, rk = mod.apply_rotary_pos_emb(qk, qk, cos, sin)
+    elif model_type == "llama4_text":  # apply_rotary_emb takes [batch, seq, heads, width]
+        rq, rk = mod.apply_rotary_emb(qk.transpose(1, 2), qk.transpose(1, 2), out)
+        rq, rk = rq.transpose(1, 2), rk.transpose(1, 2)
+    else:  # DeepSeek-V2: [batch, heads, seq, width]
+        rq, rk = mod.apply_rotary_emb(qk, qk, out)
+    q = rq[0, 0, 0]  # e_0 at position 1
+    scores = torch.stack([q @ rk[0, j, 1] for j in range(d)]).abs()
+    scores[0] = 0
+    partner = int(scores.argmax())
+    return {1: "interleaved", d // 2: "halves"}.get(partner, f"partner {partner}")
+
+
 def golden(path):
     with open(path) as f:
         fields = json.load(f)
+    return golden_fields(fields)
+
+
+def golden_fields(fields):
+    fields = dict(fields)
     model_type = fields.pop("model_type")
     config = AutoConfig.for_model(model_type, **fields)
     module_name, prefix = MODELS[model_type]
@@ -92,7 +153,7 @@ def golden(path):
         if getattr(attn, "attn_temperature_tuning", False) and not entry["rope"]:
             entry["attn_scale"] = float(attn.attn_scale)
             entry["floor_scale"] = float(attn.floor_scale)
-        if model_type == "deepseek_v3":
+        if model_type in ("deepseek_v2", "deepseek_v3"):
             entry["softmax_scaling"] = float(attn.scaling)
             entry["qk_head_dim"] = int(attn.qk_head_dim)
         layers.append(entry)
@@ -104,6 +165,10 @@ def golden(path):
             inv = getattr(rotary, f"{key}_inv_freq") if key else rotary.inv_freq
             scaling = getattr(rotary, f"{key}_attention_scaling") if key else rotary.attention_scaling
             rope = {"inv_freq": floats(inv), "attention_scaling": float(scaling)}
+            try:
+                rope["layout"] = pair_layout(model_type, config, mod, rotary, layer_type)
+            except Exception as e:  # noqa: BLE001 - recorded, and the Go test says which model
+                rope["layout"] = f"not found: {type(e).__name__}: {e}"
             if getattr(rotary, "rope_type", None) == "longrope":
                 # The long factors, as dynamic_rope_update's longrope_frequency_update
                 # computes them once the sequence passes original_max_position_embeddings.
@@ -142,12 +207,50 @@ def disagreements():
                                            "inv_freq": floats(rotary.full_attention_inv_freq)}}
 
 
+# Configs that test a rule of a configuration class the shipped configs do
+# not exercise (their values are made up; the rule is transformers'): which
+# layers slide for Qwen2, Qwen2-MoE and Qwen3-MoE when use_sliding_window is
+# on, and DeepSeek-V2's pair layout without rope_interleave.
+RULES = {
+    "qwen2_use_sliding_window": {
+        "model_type": "qwen2", "num_hidden_layers": 6, "hidden_size": 512, "num_attention_heads": 4,
+        "max_position_embeddings": 32768, "rope_theta": 1000000.0, "use_sliding_window": True,
+        "sliding_window": 4096, "max_window_layers": 4},
+    "qwen2_moe_use_sliding_window": {
+        "model_type": "qwen2_moe", "num_hidden_layers": 6, "hidden_size": 512, "num_attention_heads": 4,
+        "max_position_embeddings": 32768, "rope_theta": 1000000.0, "use_sliding_window": True,
+        "sliding_window": 4096, "max_window_layers": 4},
+    "qwen3_moe_use_sliding_window": {
+        "model_type": "qwen3_moe", "num_hidden_layers": 3, "hidden_size": 512, "num_attention_heads": 4,
+        "head_dim": 128, "max_position_embeddings": 32768, "rope_theta": 1000000.0, "use_sliding_window": True,
+        "sliding_window": 4096},
+    "mistral_sliding_window": {
+        "model_type": "mistral", "num_hidden_layers": 2, "hidden_size": 4096, "num_attention_heads": 32,
+        "max_position_embeddings": 32768, "rope_theta": 10000.0, "sliding_window": 4096},
+    "deepseek_v2_lite_layout": {
+        "model_type": "deepseek_v2", "num_hidden_layers": 2, "hidden_size": 2048, "num_attention_heads": 16,
+        "max_position_embeddings": 163840, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "kv_lora_rank": 512,
+        "q_lora_rank": None, "v_head_dim": 128, "first_k_dense_replace": 1, "n_routed_experts": 4,
+        "moe_intermediate_size": 64, "intermediate_size": 128, "num_experts_per_tok": 2, "n_group": 1, "topk_group": 1,
+        "rope_theta": 10000, "rope_scaling": {"type": "yarn", "factor": 40, "original_max_position_embeddings": 4096,
+                                              "beta_fast": 32, "beta_slow": 1, "mscale": 0.707, "mscale_all_dim": 0.707}},
+}
+
+
 def main(fixtures, out):
     models = {}
     for name in sorted(os.listdir(fixtures)):
         if name.endswith(".json") and name != "golden.json":
             models[name[: -len(".json")]] = golden(os.path.join(fixtures, name))
+    full = {}
+    full_dir = os.path.join(fixtures, "full")
+    for name in sorted(os.listdir(full_dir)):
+        if name.endswith(".json"):
+            full[name[: -len(".json")]] = golden(os.path.join(full_dir, name))
+    rules = {name: {"config": cfg, **golden_fields(cfg)} for name, cfg in RULES.items()}
     doc = {
+        "full": full,
+        "rules": rules,
         "disagreements": disagreements(),
         "generated_by": "scripts/golden/golden.py (make golden)",
         "transformers": transformers.__version__,

@@ -1,5 +1,6 @@
 // Package modelconfigs holds the position fields of the Hugging Face
-// config.json of real models, small enough to ship: the fixtures of
+// config.json of real models, small enough to ship, and in full/ the whole
+// published config.json of others: the fixtures of
 // posenc.ParseHFConfig, of the golden comparison with Hugging Face
 // transformers (golden.json, written by `make golden`), of lesson 9 and of
 // `posenc config`. SOURCES.md says where each file's values come from and
@@ -12,7 +13,7 @@ import (
 	"strings"
 )
 
-//go:embed *.json
+//go:embed *.json full/*.json
 var files embed.FS
 
 // Names returns the fixtures' names (a file's name without .json), sorted;
@@ -22,7 +23,7 @@ func Names() []string {
 	var out []string
 	for _, e := range entries {
 		name := strings.TrimSuffix(e.Name(), ".json")
-		if name != "golden" {
+		if name != "golden" && !e.IsDir() {
 			out = append(out, name)
 		}
 	}
@@ -32,6 +33,21 @@ func Names() []string {
 
 // Config returns the config.json of the fixture name.
 func Config(name string) ([]byte, error) { return files.ReadFile(name + ".json") }
+
+// FullNames returns the names of the whole published config.json files in
+// full/ (every field as released, not only the position ones), sorted.
+func FullNames() []string {
+	entries, _ := files.ReadDir("full")
+	var out []string
+	for _, e := range entries {
+		out = append(out, strings.TrimSuffix(e.Name(), ".json"))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Full returns the whole published config.json of name (see FullNames).
+func Full(name string) ([]byte, error) { return files.ReadFile("full/" + name + ".json") }
 
 // Golden returns golden.json: what Hugging Face transformers computes for
 // every fixture (see scripts/golden/golden.py).
