@@ -130,3 +130,17 @@ func TestParseHFConfigWholeFile(t *testing.T) {
 		}
 	}
 }
+
+// TestParseHFConfigUnknownRopeKey: a key that a rope_type does not take is
+// a warning, as transformers only warns (modeling_rope_utils.py:1174,
+// logger.warning("Unrecognized keys in `rope_parameters` ...")).
+func TestParseHFConfigUnknownRopeKey(t *testing.T) {
+	m := mustParse(t, `{"model_type": "llama", "num_hidden_layers": 1, "head_dim": 64, "max_position_embeddings": 4096,
+		"rope_theta": 1e4, "rope_scaling": {"rope_type": "linear", "factor": 2, "beta_fast": 32}}`)
+	if len(m.Warnings) != 1 || !strings.HasPrefix(m.Warnings[0], "rope_scaling.beta_fast = 32: is not a key of rope_type linear") {
+		t.Errorf("warnings %q; want one naming rope_scaling.beta_fast", m.Warnings)
+	}
+	if m.Layers[0].RoPE.Scaling != LinearScaling(2) {
+		t.Errorf("scaling %+v; want linear ×2", m.Layers[0].RoPE.Scaling)
+	}
+}

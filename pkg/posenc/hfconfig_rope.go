@@ -131,7 +131,9 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 		if k == "rope_type" || k == "type" || k == "rope_theta" || k == "partial_rotary_factor" || slices.Contains(allowed, k) {
 			continue
 		}
-		return nil, validate.Err(field(k), v, "is not a key of rope_type "+typ)
+		// transformers' _check_received_keys only warns about it
+		// (modeling_rope_utils.py:1174), and no RoPE function reads it.
+		c.warn(field(k), v, "is not a key of rope_type "+typ+"; transformers warns and ignores it")
 	}
 	get := func(k string) (any, bool) { v, ok := d[k]; return v, ok && v != nil }
 	num := func(k string) (float64, error) {
