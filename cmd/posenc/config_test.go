@@ -33,7 +33,7 @@ func TestConfigJSONMatchesLibrary(t *testing.T) {
 					Window int
 					RoPE   *struct {
 						Base         float64
-						RotatedPairs int       `json:"rotated_pairs"`
+						RotatedPairs int `json:"rotated_pairs"`
 						Layout       string
 						InvFreq      []float64 `json:"inv_freq"`
 						Attention    float64   `json:"attention_factor"`
