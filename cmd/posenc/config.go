@@ -26,7 +26,7 @@ func defineConfig(f *flags) func(io.Writer) error {
 			"slowest rotating pair; \"none\" for a layer without positions. Settings transformers\n" +
 			"accepts with a warning are printed as warnings.\n" +
 			"An unknown or inconsistent position field is an error naming it.\n" +
-			"MODEL is one of the configs shipped with the course: " + strings.Join(modelconfigs.Names(), ", ") + ".",
+			"MODEL is one of the configs shipped with the course: " + strings.Join(modelconfigs.AllNames(), ", ") + ".",
 	}
 	f.examples = []string{
 		"posenc config gemma-4-e2b",
@@ -60,10 +60,10 @@ func readConfig(path string) ([]byte, error) {
 		return data, nil
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		if fixture, ferr := modelconfigs.Config(path); ferr == nil && !strings.Contains(path, "/") {
+		if fixture, ferr := modelconfigs.Lookup(path); ferr == nil && !strings.Contains(path, "/") {
 			return fixture, nil
 		}
-		return nil, usagef("%s: no such file, nor a shipped config (%s)", quote(path), strings.Join(modelconfigs.Names(), ", "))
+		return nil, usagef("%s: no such file, nor a shipped config (%s)", quote(path), strings.Join(modelconfigs.AllNames(), ", "))
 	}
 	return nil, usagef("%s", err)
 }
@@ -157,6 +157,9 @@ func writeConfigTable(w io.Writer, m *posenc.ModelPositions, rows []configRow) e
 			return strconv.FormatFloat(row.wavelength, 'f', 0, 64)
 		}
 		if t := row.l.Temperature; t != nil {
+			if t.FromZero {
+				return fmt.Sprintf("log(⌊p/%g⌋+1)·%g+1", t.FloorScale, t.Scale)
+			}
 			return fmt.Sprintf("log(⌊(p+1)/%g⌋+1)·%g+1", t.FloorScale, t.Scale)
 		}
 		return "-"
@@ -185,7 +188,7 @@ func writeConfigJSON(w io.Writer, m *posenc.ModelPositions, rows []configRow) er
 				appendNumber(nil, row.wavelength, 64), appendArray(nil, freq, 64))
 		}
 		if t := row.l.Temperature; t != nil {
-			fmt.Fprintf(&b, ", \"temperature\": {\"attn_scale\": %s, \"floor_scale\": %s}", appendNumber(nil, t.Scale, 64), appendNumber(nil, t.FloorScale, 64))
+			fmt.Fprintf(&b, ", \"temperature\": {\"attn_scale\": %s, \"floor_scale\": %s, \"from_zero\": %t}", appendNumber(nil, t.Scale, 64), appendNumber(nil, t.FloorScale, 64), t.FromZero)
 		}
 		b.WriteString("}")
 	}

@@ -15,8 +15,8 @@ import (
 // Hugging Face itself in pkg/posenc's golden test), by file and by name.
 func TestConfigJSONMatchesLibrary(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range modelconfigs.Names() {
-		data, _ := modelconfigs.Config(name)
+	for _, name := range modelconfigs.AllNames() {
+		data, _ := modelconfigs.Lookup(name)
 		m, err := posenc.ParseHFConfig(data)
 		if err != nil {
 			t.Fatal(err)
@@ -95,14 +95,14 @@ func TestConfigErrors(t *testing.T) {
 	bad := filepath.Join(dir, "bad.json")
 	_ = os.WriteFile(bad, []byte(`{"model_type": "llama", "num_hidden_layers": 1, "head_dim": 64,
 		"max_position_embeddings": 4096, "rope_theta": 10000.0, "rope_scaling": {"type": "linear", "factor": 2, "beta": 1},
-		"sliding_window_pattern": 6}`), 0o644)
+		"rope_magic": 6}`), 0o644)
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"config"}, "posenc config: missing FILE"},
 		{[]string{"config", "no-such-model"}, `posenc config: "no-such-model": no such file, nor a shipped config`},
-		{[]string{"config", bad}, "sliding_window_pattern is a position field this reader does not know, got 6"},
+		{[]string{"config", bad}, "rope_magic is a position field this reader does not know, got 6"},
 		{[]string{"config", "gemma-3-4b", "extra"}, `unexpected argument "extra" after FILE`},
 		{[]string{"config", "gemma-3-4b", "-bogus"}, "flag provided but not defined: -bogus"},
 	} {

@@ -18,7 +18,7 @@ type goldenFile struct {
 	// Models are the position-only fixtures, Full the whole published
 	// configs of full/, Rules made-up configs that exercise a rule of a
 	// configuration class (each with its config).
-	Models, Full, Rules map[string]goldenModel
+	Models, Full, Rules, Designs map[string]goldenModel
 }
 
 // goldenModel is what transformers computes for one config.
@@ -40,6 +40,10 @@ type goldenModel struct {
 		FloorScale     float64 `json:"floor_scale"`
 		SoftmaxScaling float64 `json:"softmax_scaling"`
 		QKHeadDim      int     `json:"qk_head_dim"`
+		// QueryScale is Ministral 3's get_llama_4_attn_scale at
+		// QueryScalePositions.
+		QueryScale          []float64 `json:"query_scale"`
+		QueryScalePositions []int     `json:"query_scale_positions"`
 	} `json:"layers"`
 }
 
@@ -125,14 +129,34 @@ func TestGoldenFullConfigs(t *testing.T) {
 	t.Logf("largest relative difference from transformers %s: %.3g (%s)", g.Transformers, worst.rel, worst.at)
 }
 
+// TestGoldenDesigns compares the 2025–26 designs of designs/ (Qwen3-Next's
+// linear-attention layers, EXAONE 4's NoPE global layers, Falcon-H1's
+// hybrid layers, Ministral 3's query scaling) like the fixtures.
+func TestGoldenDesigns(t *testing.T) {
+	g := readGolden(t)
+	names := modelconfigs.DesignNames()
+	if len(names) < 4 || len(g.Designs) != len(names) {
+		t.Fatalf("%d designs, %d golden entries; want at least 4, one golden entry each", len(names), len(g.Designs))
+	}
+	worst := worstDiff{}
+	for _, name := range names {
+		cfg, err := modelconfigs.Design(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareGolden(t, name, cfg, g.Designs, &worst)
+	}
+	t.Logf("largest relative difference from transformers %s: %.3g (%s)", g.Transformers, worst.rel, worst.at)
+}
+
 // TestGoldenRules compares the made-up configs of golden.py's RULES, each
 // of which exercises one rule of a configuration class that no shipped
 // config does (Qwen2's max_window_layers with use_sliding_window on,
 // Qwen2-MoE's even layers, DeepSeek-V2's pair layout, …).
 func TestGoldenRules(t *testing.T) {
 	g := readGolden(t)
-	if len(g.Rules) < 5 {
-		t.Fatalf("%d rules in golden.json; want 5 (run make golden)", len(g.Rules))
+	if len(g.Rules) < 8 {
+		t.Fatalf("%d rules in golden.json; want 8 (run make golden)", len(g.Rules))
 	}
 	worst := worstDiff{}
 	for name, want := range g.Rules {
@@ -178,11 +202,21 @@ func compareGolden(t *testing.T, name string, cfg []byte, golden map[string]gold
 		if l.Window != wl.SlidingWindow && l.Type != "chunked_attention" {
 			t.Errorf("%s layer %d: window %d; HF sliding_window %d", name, i, l.Window, wl.SlidingWindow)
 		}
+		for j, p := range wl.QueryScalePositions {
+			if l.Temperature == nil {
+				t.Errorf("%s layer %d: no query scale; HF scales queries by %v at position %d", name, i, wl.QueryScale[j], p)
+				break
+			}
+			// HF computes it in float32.
+			if got := l.Temperature.At(p); relErr(got, wl.QueryScale[j]) > 1e-7 {
+				t.Errorf("%s layer %d: query scale at %d = %v; HF %v", name, i, p, got, wl.QueryScale[j])
+			}
+		}
 		if wl.FloorScale != 0 {
 			if l.Temperature == nil || l.Temperature.Scale != wl.AttnScale || l.Temperature.FloorScale != wl.FloorScale {
 				t.Errorf("%s layer %d: temperature %+v; HF attn_scale %v, floor_scale %v", name, i, l.Temperature, wl.AttnScale, wl.FloorScale)
 			}
-		} else if l.Temperature != nil {
+		} else if l.Temperature != nil && wl.QueryScalePositions == nil {
 			t.Errorf("%s layer %d: temperature %+v; HF has none", name, i, l.Temperature)
 		}
 		if wl.SoftmaxScaling != 0 {

@@ -54,7 +54,9 @@ type DecoupledHead struct {
 // LayerPositions is how one layer sees positions.
 type LayerPositions struct {
 	// Type is the layer's entry of layer_types: full_attention,
-	// sliding_attention, chunked_attention or linear_attention.
+	// sliding_attention, chunked_attention or linear_attention; "hybrid"
+	// for Falcon-H1, whose every layer runs attention (with RoPE) beside a
+	// Mamba-2 mixer.
 	Type string
 	// RoPE is the layer's rotary embedding, or nil for a layer that uses no
 	// position encoding at all (NoPE; a linear-attention layer).
@@ -77,13 +79,23 @@ type LayerPositions struct {
 // which is 1 for the first FloorScale−1 positions and grows with the log of
 // the position after: without positions, attention over more keys gets
 // flatter, and a sharper softmax makes up for it.
+//
+// Ministral 3 scales the queries of every layer the same way, from
+// position 0 rather than 1 (FromZero): its get_llama_4_attn_scale is
+// 1 + llama_4_scaling_beta·log(1 + ⌊p / original_max_position_embeddings⌋).
 type AttentionTemperature struct {
 	Scale, FloorScale float64
+	// FromZero floors p/FloorScale instead of (p+1)/FloorScale.
+	FromZero bool
 }
 
 // At returns the factor on the query at position pos.
 func (t AttentionTemperature) At(pos int) float64 {
-	return math.Log1p(math.Floor((float64(pos)+1)/t.FloorScale))*t.Scale + 1
+	p := float64(pos) + 1
+	if t.FromZero {
+		p--
+	}
+	return math.Log1p(math.Floor(p/t.FloorScale))*t.Scale + 1
 }
 
 // ReadHFConfig reads a Hugging Face config.json file; see ParseHFConfig.
@@ -162,6 +174,7 @@ var knownTopLevel = []string{
 	"no_rope_layer_interval", "sliding_window", "use_sliding_window", "attention_chunk_size",
 	"attn_temperature_tuning", "attn_scale", "floor_scale", "qk_rope_head_dim", "qk_nope_head_dim",
 	"rope_interleave", "global_head_dim", "rope_local_base_freq", "max_window_layers",
+	"rotary_pct", "sliding_window_pattern", "full_attention_interval",
 }
 
 // ignoredPositionFields are fields whose names sound like positions but
@@ -288,6 +301,10 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	if err != nil {
 		return nil, err
 	}
+	ropeTemp, err := c.llama4Scaling(m)
+	if err != nil {
+		return nil, err
+	}
 	m.TrainedLen = m.MaxPositions
 	m.Layers = make([]LayerPositions, n)
 	for i, t := range types {
@@ -301,6 +318,9 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 		}
 		if l.RoPE == nil && temp != nil {
 			l.Temperature = temp
+		}
+		if l.RoPE != nil && ropeTemp != nil {
+			l.Temperature = ropeTemp
 		}
 		if l.Window, err = c.window(t); err != nil {
 			return nil, err
@@ -355,6 +375,31 @@ func (c hfConfig) decoupled(m *ModelPositions) (*DecoupledHead, error) {
 // layerTypes returns layer_types, checked, or the list the model type's
 // configuration class derives when it is absent (windowedLayers).
 func (c hfConfig) layerTypes(modelType string, n int) ([]string, error) {
+	if !c.has("layer_types") && modelType == "falcon_h1" {
+		// FalconH1Config.layers_block_type (its layer_types): every layer
+		// "hybrid", attention with RoPE beside a Mamba-2 mixer.
+		return slices.Repeat([]string{"hybrid"}, n), nil
+	}
+	if !c.has("layer_types") && (modelType == "qwen3_next" || modelType == "qwen3_5_text" || modelType == "qwen3_5_moe_text") {
+		// Qwen3NextConfig (configuration_qwen3_next.py:126–131), and
+		// Qwen3.5's: every full_attention_interval-th layer (default 4)
+		// is full attention, the others Gated DeltaNet.
+		interval := 4
+		if c.has("full_attention_interval") {
+			var err error
+			if interval, err = c.integer("full_attention_interval"); err != nil {
+				return nil, err
+			}
+		}
+		out := make([]string, n)
+		for i := range out {
+			out[i] = "linear_attention"
+			if (i+1)%interval == 0 {
+				out[i] = "full_attention"
+			}
+		}
+		return out, nil
+	}
 	if !c.has("layer_types") {
 		sliding, err := c.windowedLayers(modelType, n)
 		if err != nil {
@@ -426,14 +471,24 @@ func (c hfConfig) noRoPELayers(n int) ([]bool, error) {
 
 // ropeSkipped reports the layer types a model's code runs without RoPE
 // whatever the config says: Cohere2's full-attention layers (HF's
-// Cohere2Attention rotates only when the layer has a sliding window) and
+// Cohere2Attention rotates only when the layer has a sliding window),
+// EXAONE 4's global layers when it has sliding ones, and
 // linear-attention layers (Qwen3.5's Gated DeltaNet has no rotary
 // embedding).
 func (c hfConfig) ropeSkipped(modelType, layerType string) bool {
 	if layerType == "linear_attention" {
 		return true
 	}
-	return modelType == "cohere2" && layerType != "sliding_attention"
+	switch modelType {
+	case "cohere2":
+		return layerType != "sliding_attention"
+	case "exaone4":
+		// Exaone4Attention: if self.sliding_window is None or
+		// self.is_sliding: apply_rotary_pos_emb (modeling_exaone4.py:234):
+		// with windows, the global layers have no RoPE.
+		return layerType != "sliding_attention" && c.has("sliding_window")
+	}
+	return false
 }
 
 // window returns a layer type's span: sliding_window or
@@ -475,4 +530,35 @@ func (c hfConfig) temperature() (*AttentionTemperature, error) {
 		return nil, validate.Err("floor_scale", floor, "must be > 0")
 	}
 	return &AttentionTemperature{Scale: scale, FloorScale: floor}, nil
+}
+
+// llama4Scaling reads llama_4_scaling_beta from a flat rope dictionary
+// (Ministral 3, Mistral 3): every RoPE layer's queries are scaled by
+// 1 + β·log(1 + ⌊p / original_max_position_embeddings⌋)
+// (modeling_ministral3.py:105, get_llama_4_attn_scale).
+func (c hfConfig) llama4Scaling(m *ModelPositions) (*AttentionTemperature, error) {
+	for _, key := range []string{"rope_parameters", "rope_scaling"} {
+		d, ok := c.fields[key].(map[string]any)
+		if !ok {
+			continue
+		}
+		v, ok := d["llama_4_scaling_beta"]
+		if !ok || v == nil {
+			continue
+		}
+		beta, err := jsonFloat(key+".llama_4_scaling_beta", v)
+		if err != nil {
+			return nil, err
+		}
+		orig, ok := d["original_max_position_embeddings"]
+		if !ok {
+			return nil, validate.Err(key+".original_max_position_embeddings", "missing", "is required with llama_4_scaling_beta")
+		}
+		floor, err := jsonInt(key+".original_max_position_embeddings", orig)
+		if err != nil {
+			return nil, err
+		}
+		return &AttentionTemperature{Scale: beta, FloorScale: float64(floor), FromZero: true}, nil
+	}
+	return nil, nil
 }

@@ -22,6 +22,16 @@ var ropeKeys = map[string][]string{
 	"proportional": {"factor"},
 }
 
+// defaultPartialRotary is the partial_rotary_factor a configuration class
+// gives its model when the config has none (transformers 5.25.0:
+// kwargs.setdefault("partial_rotary_factor", …) in its __post_init__, e.g.
+// configuration_glm4_moe.py:119 and configuration_qwen3_next.py:124).
+var defaultPartialRotary = map[string]float64{
+	"glm": 0.5, "glm4": 0.5, "glm4_moe": 0.5, "nemotron": 0.5, "persimmon": 0.5, "phi": 0.5,
+	"recurrent_gemma": 0.5, "dots3_note": 0.5,
+	"qwen3_5_text": 0.25, "qwen3_5_moe_text": 0.25, "qwen3_next": 0.25, "stablelm": 0.25, "gpt_neox": 0.25,
+}
+
 // ropeByType returns the RoPE of each layer type the config names, nil for
 // a type whose nested rope_parameters entry is null.
 func (c hfConfig) ropeByType(types []string, m *ModelPositions) (map[string]*RoPE, error) {
@@ -131,6 +141,11 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 		if k == "rope_type" || k == "type" || k == "rope_theta" || k == "partial_rotary_factor" || slices.Contains(allowed, k) {
 			continue
 		}
+		if k == "llama_4_scaling_beta" || (k == "max_position_embeddings" && m.ModelType == "ministral3") {
+			// Read by llama4Scaling; Ministral3Config's
+			// ignore_keys_at_rope_validation holds both.
+			continue
+		}
 		// transformers' _check_received_keys only warns about it
 		// (modeling_rope_utils.py:1174), and no RoPE function reads it.
 		c.warn(field(k), v, "is not a key of rope_type "+typ+"; transformers warns and ignores it")
@@ -178,6 +193,13 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 		prf, err = num("partial_rotary_factor")
 	} else if c.has("partial_rotary_factor") {
 		prf, err = c.float("partial_rotary_factor")
+	} else if m.ModelType == "gpt_neox" && c.has("rotary_pct") {
+		// GPTNeoXConfig: rope_parameters.setdefault("partial_rotary_factor",
+		// kwargs.pop("rotary_pct", 0.25)).
+		prfField = "rotary_pct"
+		prf, err = c.float("rotary_pct")
+	} else if def, ok := defaultPartialRotary[m.ModelType]; ok {
+		prf = def
 	}
 	if err != nil {
 		return nil, err

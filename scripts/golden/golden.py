@@ -42,6 +42,11 @@ MODELS = {
     "qwen3_moe": ("qwen3_moe", "Qwen3Moe"),
     "deepseek_v2": ("deepseek_v2", "DeepseekV2"),
     "mistral": ("mistral", "Mistral"),
+    "qwen3_next": ("qwen3_next", "Qwen3Next"),
+    "glm4_moe": ("glm4_moe", "Glm4Moe"),
+    "exaone4": ("exaone4", "Exaone4"),
+    "falcon_h1": ("falcon_h1", "FalconH1"),
+    "ministral3": ("ministral3", "Ministral3"),
 }
 
 # Rotary-embedding classes whose name does not follow the prefix.
@@ -64,6 +69,8 @@ def uses_rope(model_type, attn):
         return bool(attn.use_rope)
     if model_type == "cohere2":  # Cohere2Attention: `if self.sliding_window is not None: apply_rotary_pos_emb`
         return attn.sliding_window is not None
+    if model_type == "exaone4":  # Exaone4Attention: `if self.sliding_window is None or self.is_sliding`
+        return attn.sliding_window is None or attn.is_sliding
     return True
 
 
@@ -141,7 +148,11 @@ def golden_fields(fields):
         entry = {"rope": uses_rope(model_type, attn)}
         if declared:
             entry["type"] = layer_type
-        if attn is not None and hasattr(attn, "sliding_window"):
+        if model_type == "exaone4":
+            # Exaone4Attention keeps config.sliding_window on every layer but
+            # masks with `self.sliding_window if self.is_sliding else None`.
+            window = attn.sliding_window if attn.is_sliding else None
+        elif attn is not None and hasattr(attn, "sliding_window"):
             window = attn.sliding_window
         else:
             # Models with no layer_types (Phi-3, Mistral) pass config.sliding_window
@@ -153,6 +164,16 @@ def golden_fields(fields):
         if getattr(attn, "attn_temperature_tuning", False) and not entry["rope"]:
             entry["attn_scale"] = float(attn.attn_scale)
             entry["floor_scale"] = float(attn.floor_scale)
+        if model_type == "ministral3":
+            # Ministral3Attention scales every layer's queries with
+            # get_llama_4_attn_scale(position, llama_4_scaling_beta,
+            # original_max_position_embeddings): its values at a few positions.
+            rp = config.rope_parameters
+            orig = rp["original_max_position_embeddings"]
+            positions = torch.tensor([[0, orig - 1, orig, 5 * orig + 3]])
+            scale = mod.get_llama_4_attn_scale(positions, rp["llama_4_scaling_beta"], orig)
+            entry["query_scale_positions"] = [int(p) for p in positions[0]]
+            entry["query_scale"] = floats(scale.flatten().to(torch.float64))
         if model_type in ("deepseek_v2", "deepseek_v3"):
             entry["softmax_scaling"] = float(attn.scaling)
             entry["qk_head_dim"] = int(attn.qk_head_dim)
@@ -227,6 +248,18 @@ RULES = {
     "mistral_sliding_window": {
         "model_type": "mistral", "num_hidden_layers": 2, "hidden_size": 4096, "num_attention_heads": 32,
         "max_position_embeddings": 32768, "rope_theta": 10000.0, "sliding_window": 4096},
+    # Partial rotary by class default when the config has no
+    # partial_rotary_factor: Glm4MoeConfig 0.5 (GLM-4.5), Qwen3NextConfig 0.25.
+    "glm4_moe_default_partial_rotary": {
+        "model_type": "glm4_moe", "num_hidden_layers": 2, "hidden_size": 5120, "num_attention_heads": 96,
+        "head_dim": 128, "max_position_embeddings": 131072, "rope_theta": 1000000.0},
+    "qwen3_next_default_partial_rotary": {
+        "model_type": "qwen3_next", "num_hidden_layers": 4, "hidden_size": 2048, "num_attention_heads": 16,
+        "head_dim": 256, "max_position_embeddings": 262144, "rope_theta": 10000000.0},
+    # Falcon-H1's base of 1e11 on its hybrid layers.
+    "falcon_h1_base_1e11": {
+        "model_type": "falcon_h1", "num_hidden_layers": 2, "hidden_size": 1024, "num_attention_heads": 8,
+        "head_dim": 64, "max_position_embeddings": 131072, "rope_theta": 100000000000.0},
     "deepseek_v2_lite_layout": {
         "model_type": "deepseek_v2", "num_hidden_layers": 2, "hidden_size": 2048, "num_attention_heads": 16,
         "max_position_embeddings": 163840, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "kv_lora_rank": 512,
@@ -247,8 +280,14 @@ def main(fixtures, out):
     for name in sorted(os.listdir(full_dir)):
         if name.endswith(".json"):
             full[name[: -len(".json")]] = golden(os.path.join(full_dir, name))
+    designs = {}
+    designs_dir = os.path.join(fixtures, "designs")
+    for name in sorted(os.listdir(designs_dir)):
+        if name.endswith(".json"):
+            designs[name[: -len(".json")]] = golden(os.path.join(designs_dir, name))
     rules = {name: {"config": cfg, **golden_fields(cfg)} for name, cfg in RULES.items()}
     doc = {
+        "designs": designs,
         "full": full,
         "rules": rules,
         "disagreements": disagreements(),

@@ -68,6 +68,7 @@ if [ "$check" = 1 ]; then
 		[ "$(basename "$f")" = golden.json ] || cp "$f" "$out/"
 	done
 	cp -r "$FIXTURES/full" "$out/full"
+	mkdir -p "$out/designs"
 fi
 start=$(date +%s)
 export PYTHONWARNINGS=ignore TRANSFORMERS_VERBOSITY=error HF_HUB_OFFLINE=1

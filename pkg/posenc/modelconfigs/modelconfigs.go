@@ -13,7 +13,7 @@ import (
 	"strings"
 )
 
-//go:embed *.json full/*.json
+//go:embed *.json full/*.json designs/*.json
 var files embed.FS
 
 // Names returns the fixtures' names (a file's name without .json), sorted;
@@ -48,6 +48,41 @@ func FullNames() []string {
 
 // Full returns the whole published config.json of name (see FullNames).
 func Full(name string) ([]byte, error) { return files.ReadFile("full/" + name + ".json") }
+
+// DesignNames returns the names of the fixtures in designs/: the position
+// fields of the 2025–26 designs (hybrid stacks with linear-attention or
+// NoPE layers, partial rotary by class default, Ministral 3's query
+// scaling), sorted.
+func DesignNames() []string {
+	entries, _ := files.ReadDir("designs")
+	var out []string
+	for _, e := range entries {
+		out = append(out, strings.TrimSuffix(e.Name(), ".json"))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Design returns the fixture name of designs/ (see DesignNames).
+func Design(name string) ([]byte, error) { return files.ReadFile("designs/" + name + ".json") }
+
+// Lookup returns the shipped config of that name, whichever folder holds
+// it (a position-only fixture, full/ or designs/).
+func Lookup(name string) ([]byte, error) {
+	if data, err := Config(name); err == nil {
+		return data, nil
+	}
+	if data, err := Full(name); err == nil {
+		return data, nil
+	}
+	return Design(name)
+}
+
+// AllNames returns the names Lookup finds: Names, FullNames and
+// DesignNames, in that order.
+func AllNames() []string {
+	return slices.Concat(Names(), FullNames(), DesignNames())
+}
 
 // Golden returns golden.json: what Hugging Face transformers computes for
 // every fixture (see scripts/golden/golden.py).
