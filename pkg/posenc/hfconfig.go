@@ -175,6 +175,7 @@ var knownTopLevel = []string{
 	"attn_temperature_tuning", "attn_scale", "floor_scale", "qk_rope_head_dim", "qk_nope_head_dim",
 	"rope_interleave", "global_head_dim", "rope_local_base_freq", "max_window_layers",
 	"rotary_pct", "sliding_window_pattern", "full_attention_interval",
+	"layers_block_type", "hybrid_override_pattern", "position_embedding_type",
 }
 
 // ignoredPositionFields are fields whose names sound like positions but
@@ -261,12 +262,15 @@ func jsonFloat(key string, v any) (float64, error) {
 const maxLayers = 1 << 16
 
 // layerKinds are the layer_types entries ParseHFConfig knows.
-var layerKinds = []string{"full_attention", "sliding_attention", "chunked_attention", "linear_attention"}
+var layerKinds = []string{"full_attention", "sliding_attention", "chunked_attention", "linear_attention", "hybrid", "moe", "mlp"}
 
 func (c hfConfig) positions() (*ModelPositions, error) {
 	m := &ModelPositions{}
 	var err error
 	if m.ModelType, err = c.str("model_type"); err != nil {
+		return nil, err
+	}
+	if err := c.aliasLayerTypes(m.ModelType); err != nil {
 		return nil, err
 	}
 	n, err := c.integer("num_hidden_layers")
@@ -421,12 +425,64 @@ func (c hfConfig) layerTypes(modelType string, n int) ([]string, error) {
 	out := make([]string, n)
 	for i, v := range list {
 		s, ok := v.(string)
+		if r, legacy := legacyLayerTypes[s]; legacy {
+			s = r
+		}
 		if !ok || !slices.Contains(layerKinds, s) {
 			return nil, validate.Err(fmt.Sprintf("layer_types[%d]", i), v, "must be one of "+strings.Join(layerKinds, ", "))
 		}
 		out[i] = s
 	}
 	return out, nil
+}
+
+// legacyLayerTypes are the older layer type names transformers renames
+// (configuration_utils.py:94, _LEGACY_LAYER_TYPE_REMAP).
+var legacyLayerTypes = map[string]string{"mamba": "linear_attention", "attention": "full_attention"}
+
+// hybridPatternTypes maps Nemotron-H's hybrid_override_pattern characters
+// to layer types (configuration_nemotron_h.py:281): a Mamba-2 mixer, a
+// mixture of experts, attention and an MLP.
+var hybridPatternTypes = map[rune]string{'M': "linear_attention", 'E': "moe", '*': "full_attention", '-': "mlp"}
+
+// aliasLayerTypes reads the names a configuration class maps to
+// layer_types: layers_block_type (GraniteMoeHybrid, Nemotron-H's
+// attribute_map) and Nemotron-H's hybrid_override_pattern, whose length
+// is then the number of layers (NemotronHConfig.num_hidden_layers).
+func (c hfConfig) aliasLayerTypes(modelType string) error {
+	if c.has("layers_block_type") && !c.has("layer_types") {
+		c.fields["layer_types"] = c.fields["layers_block_type"]
+	}
+	if modelType != "nemotron_h" {
+		return nil
+	}
+	if list, ok := c.fields["layer_types"].([]any); ok {
+		// NemotronHConfig.num_hidden_layers is len(layers_block_type);
+		// a num_hidden_layers that differs is ignored with a warning.
+		if c.has("num_hidden_layers") && fmt.Sprint(c.fields["num_hidden_layers"]) != fmt.Sprint(len(list)) {
+			c.warn("num_hidden_layers", c.fields["num_hidden_layers"], fmt.Sprintf("Nemotron-H counts its layer types instead (%d)", len(list)))
+		}
+		c.fields["num_hidden_layers"] = json.Number(fmt.Sprint(len(list)))
+		return nil
+	}
+	if !c.has("hybrid_override_pattern") {
+		return nil
+	}
+	pattern, err := c.str("hybrid_override_pattern")
+	if err != nil {
+		return err
+	}
+	var list []any
+	for i, r := range pattern {
+		t, ok := hybridPatternTypes[r]
+		if !ok {
+			return validate.Err(fmt.Sprintf("hybrid_override_pattern[%d]", i), string(r), "must be one of M (Mamba), E (MoE), * (attention), - (MLP)")
+		}
+		list = append(list, t)
+	}
+	c.fields["layer_types"] = list
+	c.fields["num_hidden_layers"] = json.Number(fmt.Sprint(len(list)))
+	return nil
 }
 
 // noRoPELayers reads no_rope_layers (Llama 4, SmolLM3): entry i is 1 when
@@ -470,16 +526,27 @@ func (c hfConfig) noRoPELayers(n int) ([]bool, error) {
 }
 
 // ropeSkipped reports the layer types a model's code runs without RoPE
+// (Mamba, MoE and MLP blocks have no attention; Nemotron-H's attention has
+// no positions; Granite-4.0-H's has RoPE only when
+// position_embedding_type is "rope")
 // whatever the config says: Cohere2's full-attention layers (HF's
 // Cohere2Attention rotates only when the layer has a sliding window),
 // EXAONE 4's global layers when it has sliding ones, and
 // linear-attention layers (Qwen3.5's Gated DeltaNet has no rotary
 // embedding).
 func (c hfConfig) ropeSkipped(modelType, layerType string) bool {
-	if layerType == "linear_attention" {
+	if layerType == "linear_attention" || layerType == "moe" || layerType == "mlp" {
 		return true
 	}
 	switch modelType {
+	case "nemotron_h":
+		// NemotronHModel builds no rotary embedding: its attention
+		// layers get position_embeddings None (modeling_nemotron_h.py).
+		return true
+	case "granitemoehybrid":
+		// GraniteMoeHybridModel: rotary_emb only when
+		// position_embedding_type == "rope" (modeling_granitemoehybrid.py:1167).
+		return c.fields["position_embedding_type"] != "rope"
 	case "cohere2":
 		return layerType != "sliding_attention"
 	case "exaone4":

@@ -103,6 +103,9 @@ func (c hfConfig) ropeByType(types []string, m *ModelPositions) (map[string]*RoP
 		out["full_attention"], out["sliding_attention"] = full, sliding
 	default:
 		for _, t := range present {
+			if c.ropeSkipped(m.ModelType, t) {
+				continue
+			}
 			r, err := c.rope(key, dict, t, m, false)
 			if err != nil {
 				return nil, err

@@ -33,6 +33,7 @@ DESIGNS = {
     "exaone-4.0-32b": "Exaone4Config",
     "falcon-h1-1.5b-deep": "FalconH1Config",
     "ministral-3-8b": "Ministral3Config",
+    "nemotron-3-nano-30b-a3b": "NemotronHConfig",
 }
 
 # The fields of a config that decide positions (and the head size they
@@ -43,7 +44,8 @@ KEYS = [
     "rope_parameters", "partial_rotary_factor", "layer_types", "no_rope_layers",
     "no_rope_layer_interval", "sliding_window", "use_sliding_window", "attention_chunk_size",
     "attn_temperature_tuning", "attn_scale", "floor_scale", "qk_rope_head_dim", "qk_nope_head_dim",
-    "rope_interleave", "global_head_dim", "sliding_window_pattern",
+    "rope_interleave", "global_head_dim", "sliding_window_pattern", "layers_block_type",
+    "position_embedding_type",
 ]
 
 # Defaults a class applies in code rather than keeping as an attribute.

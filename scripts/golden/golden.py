@@ -47,12 +47,14 @@ MODELS = {
     "exaone4": ("exaone4", "Exaone4"),
     "falcon_h1": ("falcon_h1", "FalconH1"),
     "ministral3": ("ministral3", "Ministral3"),
+    "nemotron_h": ("nemotron_h", "NemotronH"),
+    "granitemoehybrid": ("granitemoehybrid", "GraniteMoeHybrid"),
 }
 
 # Rotary-embedding classes whose name does not follow the prefix.
 ROTARY = {"qwen3_5_text": "Qwen3_5TextRotaryEmbedding", "gemma3_text": "Gemma3RotaryEmbedding"}
 # Decoder-layer classes whose name does not follow the prefix.
-DECODER = {"llama4_text": "Llama4TextDecoderLayer", "qwen3_5_text": "Qwen3_5DecoderLayer", "gemma4_text": "Gemma4TextDecoderLayer"}
+DECODER = {"nemotron_h": "NemotronHBlock", "llama4_text": "Llama4TextDecoderLayer", "qwen3_5_text": "Qwen3_5DecoderLayer", "gemma4_text": "Gemma4TextDecoderLayer"}
 
 
 def floats(t):
@@ -60,7 +62,7 @@ def floats(t):
     return [float(x) for x in t.detach().to(torch.float64).tolist()]
 
 
-def uses_rope(model_type, attn):
+def uses_rope(model_type, config, attn):
     """Whether HF's attention module of a layer applies its rotary embedding,
     read from the attribute each model's forward tests."""
     if attn is None:  # a linear-attention layer (Qwen3.5's Gated DeltaNet)
@@ -69,6 +71,8 @@ def uses_rope(model_type, attn):
         return bool(attn.use_rope)
     if model_type == "cohere2":  # Cohere2Attention: `if self.sliding_window is not None: apply_rotary_pos_emb`
         return attn.sliding_window is not None
+    if model_type == "granitemoehybrid":  # GraniteMoeHybridModel: rotary_emb only for position_embedding_type "rope"
+        return config.position_embedding_type == "rope"
     if model_type == "exaone4":  # Exaone4Attention: `if self.sliding_window is None or self.is_sliding`
         return attn.sliding_window is None or attn.is_sliding
     return True
@@ -135,7 +139,9 @@ def golden_fields(fields):
     config = AutoConfig.for_model(model_type, **fields)
     module_name, prefix = MODELS[model_type]
     mod = importlib.import_module(f"transformers.models.{module_name}.modeling_{module_name}")
-    rotary = getattr(mod, ROTARY.get(model_type, prefix + "RotaryEmbedding"))(config)
+    # Nemotron-H has no rotary embedding module at all.
+    rotary_cls = getattr(mod, ROTARY.get(model_type, prefix + "RotaryEmbedding"), None)
+    rotary = rotary_cls(config) if rotary_cls is not None else None
     decoder = getattr(mod, DECODER.get(model_type, prefix + "DecoderLayer"))
 
     declared = getattr(config, "layer_types", None)
@@ -145,7 +151,7 @@ def golden_fields(fields):
         with torch.device("meta"):
             layer = decoder(config, i)
         attn = getattr(layer, "self_attn", None)
-        entry = {"rope": uses_rope(model_type, attn)}
+        entry = {"rope": uses_rope(model_type, config, attn)}
         if declared:
             entry["type"] = layer_type
         if model_type == "exaone4":
@@ -256,6 +262,17 @@ RULES = {
     "qwen3_next_default_partial_rotary": {
         "model_type": "qwen3_next", "num_hidden_layers": 4, "hidden_size": 2048, "num_attention_heads": 16,
         "head_dim": 256, "max_position_embeddings": 262144, "rope_theta": 10000000.0},
+    # Granite-4.0-H: Mamba-2 layers and attention layers, the attention
+    # rotating only when position_embedding_type is "rope" (the release
+    # says "nope"); layer types in the older names.
+    "granite_hybrid_nope": {
+        "model_type": "granitemoehybrid", "num_hidden_layers": 4, "hidden_size": 768, "num_attention_heads": 12,
+        "max_position_embeddings": 131072, "rope_theta": 10000.0, "position_embedding_type": "nope",
+        "layer_types": ["mamba", "mamba", "mamba", "attention"]},
+    "granite_hybrid_rope": {
+        "model_type": "granitemoehybrid", "num_hidden_layers": 4, "hidden_size": 768, "num_attention_heads": 12,
+        "max_position_embeddings": 131072, "rope_theta": 10000.0, "position_embedding_type": "rope",
+        "layer_types": ["mamba", "attention", "mamba", "attention"]},
     # Falcon-H1's base of 1e11 on its hybrid layers.
     "falcon_h1_base_1e11": {
         "model_type": "falcon_h1", "num_hidden_layers": 2, "hidden_size": 1024, "num_attention_heads": 8,
