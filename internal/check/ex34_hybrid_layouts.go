@@ -89,7 +89,9 @@ func refHybridLayouts(model string, types []string, pet string, v hybridRules) [
 
 func diagHybrid(got []string, c HybridCase) *Hint {
 	type v = variant[[]string]
-	ref := func(r hybridRules) []string { return refHybridLayouts(c.ModelType, c.LayerTypes, c.PositionEmbeddingType, r) }
+	ref := func(r hybridRules) []string {
+		return refHybridLayouts(c.ModelType, c.LayerTypes, c.PositionEmbeddingType, r)
+	}
 	return firstMatch(got, slices.Equal[[]string],
 		v{hintHybridBlocksRotate, ref(hybridRules{blocksRotate: true})},
 		v{hintHybridNemotron, ref(hybridRules{nemotronRotates: true})},
