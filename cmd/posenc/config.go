@@ -22,7 +22,7 @@ func defineConfig(f *flags) func(io.Writer) error {
 			"(rope_scaling or rope_parameters, per layer type; layer_types, no_rope_layers,\n" +
 			"sliding_window, partial_rotary_factor, …) and prints one row per layer: its type,\n" +
 			"window, RoPE base, rotating pairs of the head, pair layout (interleaved: adjacent\n" +
-			"pairs; halves: i with i+d/2), scaling, attention factor and the wavelength of its\n" +
+			"pairs; halves: i with i+d/2; and that of a sparse-attention indexer), scaling, attention factor and the wavelength of its\n" +
 			"slowest rotating pair; \"none\" for a layer without positions. Settings transformers\n" +
 			"accepts with a warning are printed as warnings.\n" +
 			"An unknown or inconsistent position field is an error naming it.\n" +
@@ -148,6 +148,9 @@ func writeConfigTable(w io.Writer, m *posenc.ModelPositions, rows []configRow) e
 		case 4:
 			return fmt.Sprintf("%d/%d", row.pairs, row.half)
 		case 5:
+			if ix := row.l.Indexer; ix != nil {
+				return layoutText(rope.Layout) + ", indexer " + layoutText(ix.Layout)
+			}
 			return layoutText(rope.Layout)
 		case 6:
 			return scalingText(rope)
@@ -186,6 +189,9 @@ func writeConfigJSON(w io.Writer, m *posenc.ModelPositions, rows []configRow) er
 				r.HeadDim, row.pairs, strconv.Quote(layoutText(r.Layout)), appendNumber(nil, r.Base, 64), strconv.Quote(r.Scaling.Kind.String()),
 				appendNumber(nil, r.Scaling.Factor, 64), appendNumber(nil, r.AttentionFactor(), 64),
 				appendNumber(nil, row.wavelength, 64), appendArray(nil, freq, 64))
+		}
+		if ix := row.l.Indexer; ix != nil {
+			fmt.Fprintf(&b, ", \"indexer\": {\"layout\": %s}", strconv.Quote(layoutText(ix.Layout)))
 		}
 		if t := row.l.Temperature; t != nil {
 			fmt.Fprintf(&b, ", \"temperature\": {\"attn_scale\": %s, \"floor_scale\": %s, \"from_zero\": %t}", appendNumber(nil, t.Scale, 64), appendNumber(nil, t.FloorScale, 64), t.FromZero)

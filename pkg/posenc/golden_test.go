@@ -29,8 +29,10 @@ type goldenModel struct {
 		InvFreqLong      []float64 `json:"inv_freq_long"`
 		AttentionScaling float64   `json:"attention_scaling"`
 		// Layout is the pair layout of the model's own rotation
-		// function, found by rotating unit vectors with it.
-		Layout string `json:"layout"`
+		// function, found by rotating unit vectors with it;
+		// IndexerLayout that of DeepSeek Sparse Attention's indexer.
+		Layout        string `json:"layout"`
+		IndexerLayout string `json:"indexer_layout"`
 	} `json:"rope"`
 	Layers []struct {
 		Type           string  `json:"type"`
@@ -44,6 +46,9 @@ type goldenModel struct {
 		// QueryScalePositions.
 		QueryScale          []float64 `json:"query_scale"`
 		QueryScalePositions []int     `json:"query_scale_positions"`
+		// Indexer says whether the layer runs a lightning indexer
+		// (DeepSeek-V3.2, GLM-5); absent for other models.
+		Indexer *bool `json:"indexer"`
 	} `json:"layers"`
 }
 
@@ -155,8 +160,8 @@ func TestGoldenDesigns(t *testing.T) {
 // Qwen2-MoE's even layers, DeepSeek-V2's pair layout, …).
 func TestGoldenRules(t *testing.T) {
 	g := readGolden(t)
-	if len(g.Rules) < 10 {
-		t.Fatalf("%d rules in golden.json; want 10 (run make golden)", len(g.Rules))
+	if len(g.Rules) < 11 {
+		t.Fatalf("%d rules in golden.json; want 11 (run make golden)", len(g.Rules))
 	}
 	worst := worstDiff{}
 	for name, want := range g.Rules {
@@ -237,8 +242,23 @@ func compareGolden(t *testing.T, name string, cfg []byte, golden map[string]gold
 			continue
 		}
 		r := *l.RoPE
-		if layout := map[posenc.Layout]string{posenc.Interleaved: "interleaved", posenc.Halves: "halves"}[r.Layout]; layout != wr.Layout {
+		layoutName := map[posenc.Layout]string{posenc.Interleaved: "interleaved", posenc.Halves: "halves"}
+		if layout := layoutName[r.Layout]; layout != wr.Layout {
 			t.Errorf("%s layer %d (%s): pair layout %s; HF's rotation pairs coordinates as %q", name, i, l.Type, layout, wr.Layout)
+		}
+		if wl.Indexer != nil && *wl.Indexer != (l.Indexer != nil) {
+			t.Errorf("%s layer %d: indexer %v; HF runs one: %v", name, i, l.Indexer != nil, *wl.Indexer)
+		}
+		if wl.Indexer == nil && l.Indexer != nil {
+			t.Errorf("%s layer %d: indexer %+v; HF has none", name, i, *l.Indexer)
+		}
+		if l.Indexer != nil {
+			if layout := layoutName[l.Indexer.Layout]; layout != wr.IndexerLayout {
+				t.Errorf("%s layer %d: indexer layout %s; HF's indexer rotation pairs coordinates as %q", name, i, layout, wr.IndexerLayout)
+			}
+			if l.Indexer.Base != r.Base || l.Indexer.Scaling != r.Scaling || l.Indexer.HeadDim != r.HeadDim {
+				t.Errorf("%s layer %d: indexer %+v; want the layer's frequencies %+v", name, i, *l.Indexer, r)
+			}
 		}
 		check := func(what string, got, want []float64) {
 			if len(got) != len(want) {

@@ -65,6 +65,12 @@ type LayerPositions struct {
 	// (sliding_window) or the chunk of a chunked_attention layer
 	// (attention_chunk_size); 0 for full attention.
 	Window int
+	// Indexer is the rotation of the lightning indexer of DeepSeek Sparse
+	// Attention on this layer, nil for a layer without one: the layer's
+	// frequencies, in the indexer's own pair layout (DeepSeek-V3.2 rotates
+	// its indexer in halves while its MLA rotates adjacent pairs; GLM-5
+	// rotates both in adjacent pairs).
+	Indexer *RoPE
 	// Temperature, when set, scales the queries of this layer with the
 	// position (Llama 4's attn_temperature_tuning on its NoPE layers).
 	Temperature *AttentionTemperature
@@ -107,20 +113,26 @@ func ReadHFConfig(path string) (*ModelPositions, error) {
 	return ParseHFConfig(data)
 }
 
-// ParseHFConfig reads the position settings of a Hugging Face config.json:
-// rope_theta, rope_scaling (the older form) or rope_parameters (the newer
-// one, flat or nested per layer type), partial_rotary_factor, head_dim,
-// layer_types, no_rope_layers, sliding_window, attention_chunk_size,
-// original_max_position_embeddings, Llama 4's attention temperature and
-// DeepSeek's decoupled heads, as transformers v5 does. A multimodal
-// config's text_config is read instead of its top level.
+// ParseHFConfig reads the position settings of a Hugging Face config.json
+// as transformers v5 does: rope_theta, rope_scaling (the older form) or
+// rope_parameters (the newer one, flat or nested per layer type),
+// partial_rotary_factor (or a configuration class's default for it),
+// head_dim, layer_types (or the rule a class derives them by: Qwen's
+// max_window_layers, sliding_window_pattern, full_attention_interval,
+// Nemotron-H's hybrid_override_pattern, …), no_rope_layers, sliding_window,
+// attention_chunk_size, original_max_position_embeddings, Llama 4's and
+// Ministral 3's query scaling, DeepSeek's decoupled heads and each model
+// type's pair layout. A multimodal config's text_config is read instead of
+// its top level. The JSON may hold NaN and Infinity, as Python writes it.
 //
 // Fields that have nothing to do with positions (vocab_size, …) are
-// ignored. Every other field it does not know — a key of a rope dictionary
-// that the rope_type does not take, an unknown rope_type or layer type, a
-// top-level field whose name mentions rope, rotary, position, theta,
-// window, chunk or layer types — is a *ParamError naming the field and
-// its value, and so is a missing or inconsistent field: no silent default.
+// ignored and listed in Ignored. A top-level field it does not know whose
+// name mentions rope, rotary, position, theta, window, chunk or layer
+// types, an unknown rope_type or layer type, and a missing field that
+// transformers requires, are a *ParamError naming the field, where it was
+// written and its value: no silent default. What transformers accepts
+// with a warning (a key a rope_type does not take, a rope_interleave the
+// model's code does not read) is accepted, and listed in Warnings.
 func ParseHFConfig(data []byte) (*ModelPositions, error) {
 	dec := json.NewDecoder(bytes.NewReader(pythonJSON(data)))
 	dec.UseNumber()
@@ -176,6 +188,7 @@ var knownTopLevel = []string{
 	"rope_interleave", "global_head_dim", "rope_local_base_freq", "max_window_layers",
 	"rotary_pct", "sliding_window_pattern", "full_attention_interval",
 	"layers_block_type", "hybrid_override_pattern", "position_embedding_type",
+	"indexer_types", "index_topk_pattern", "index_topk_freq", "index_skip_topk_offset",
 }
 
 // ignoredPositionFields are fields whose names sound like positions but
@@ -262,7 +275,7 @@ func jsonFloat(key string, v any) (float64, error) {
 const maxLayers = 1 << 16
 
 // layerKinds are the layer_types entries ParseHFConfig knows.
-var layerKinds = []string{"full_attention", "sliding_attention", "chunked_attention", "linear_attention", "hybrid", "moe", "mlp"}
+var layerKinds = []string{"full_attention", "sliding_attention", "chunked_attention", "linear_attention", "hybrid", "moe", "mlp", "indexed_attention"}
 
 func (c hfConfig) positions() (*ModelPositions, error) {
 	m := &ModelPositions{}
@@ -309,6 +322,10 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	if err != nil {
 		return nil, err
 	}
+	indexers, err := c.indexerLayers(m.ModelType, n)
+	if err != nil {
+		return nil, err
+	}
 	m.TrainedLen = m.MaxPositions
 	m.Layers = make([]LayerPositions, n)
 	for i, t := range types {
@@ -325,6 +342,11 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 		}
 		if l.RoPE != nil && ropeTemp != nil {
 			l.Temperature = ropeTemp
+		}
+		if l.RoPE != nil && indexers != nil && indexers[i] {
+			ix := *l.RoPE
+			ix.Layout = indexerLayout[m.ModelType]
+			l.Indexer = &ix
 		}
 		if l.Window, err = c.window(t); err != nil {
 			return nil, err
@@ -379,6 +401,11 @@ func (c hfConfig) decoupled(m *ModelPositions) (*DecoupledHead, error) {
 // layerTypes returns layer_types, checked, or the list the model type's
 // configuration class derives when it is absent (windowedLayers).
 func (c hfConfig) layerTypes(modelType string, n int) ([]string, error) {
+	if !c.has("layer_types") && (modelType == "deepseek_v32" || modelType == "glm_moe_dsa") {
+		// DeepseekV32Config and GlmMoeDsaConfig: every layer is
+		// indexed_attention (configuration_deepseek_v32.py:134–135).
+		return slices.Repeat([]string{"indexed_attention"}, n), nil
+	}
 	if !c.has("layer_types") && modelType == "falcon_h1" {
 		// FalconH1Config.layers_block_type (its layer_types): every layer
 		// "hybrid", attention with RoPE beside a Mamba-2 mixer.
@@ -438,7 +465,8 @@ func (c hfConfig) layerTypes(modelType string, n int) ([]string, error) {
 
 // legacyLayerTypes are the older layer type names transformers renames
 // (configuration_utils.py:94, _LEGACY_LAYER_TYPE_REMAP).
-var legacyLayerTypes = map[string]string{"mamba": "linear_attention", "attention": "full_attention"}
+var legacyLayerTypes = map[string]string{"mamba": "linear_attention", "attention": "full_attention",
+	"deepseek_sparse_attention": "indexed_attention"}
 
 // hybridPatternTypes maps Nemotron-H's hybrid_override_pattern characters
 // to layer types (configuration_nemotron_h.py:281): a Mamba-2 mixer, a
@@ -628,4 +656,77 @@ func (c hfConfig) llama4Scaling(m *ModelPositions) (*AttentionTemperature, error
 		return &AttentionTemperature{Scale: beta, FloorScale: float64(floor), FromZero: true}, nil
 	}
 	return nil, nil
+}
+
+// indexerLayout is the pair layout of the lightning indexer's rotation:
+// DeepseekV32Indexer calls apply_rotary_pos_emb, halves
+// (modeling_deepseek_v32.py:219, "The indexer uses NON-interleaved
+// (half-split) RoPE"); GlmMoeDsaIndexer apply_rotary_pos_emb_interleave
+// (modeling_glm_moe_dsa.py:221).
+var indexerLayout = map[string]Layout{"deepseek_v32": Halves, "glm_moe_dsa": Interleaved}
+
+// indexerLayers reports which layers run their own lightning indexer: every
+// layer of DeepSeek-V3.2; for GLM-5 the layers whose indexer_types entry
+// is "full" (a "shared" layer reuses the previous layer's top-k), from
+// indexer_types, or index_topk_pattern (F/S), or else index_topk_freq
+// (default 1) and index_skip_topk_offset (default 2) as
+// GlmMoeDsaConfig.__post_init__ derives them.
+func (c hfConfig) indexerLayers(modelType string, n int) ([]bool, error) {
+	out := make([]bool, n)
+	switch modelType {
+	case "deepseek_v32":
+		for i := range out {
+			out[i] = true
+		}
+		return out, nil
+	case "glm_moe_dsa":
+	default:
+		return nil, nil
+	}
+	if c.has("indexer_types") || c.has("index_topk_pattern") {
+		key := "indexer_types"
+		if !c.has(key) {
+			key = "index_topk_pattern"
+		}
+		var entries []string
+		switch v := c.fields[key].(type) {
+		case string:
+			for _, r := range v {
+				entries = append(entries, map[rune]string{'F': "full", 'S': "shared"}[r])
+			}
+		case []any:
+			for _, e := range v {
+				s, _ := e.(string)
+				entries = append(entries, s)
+			}
+		}
+		if len(entries) != n {
+			return nil, validate.Err(key, c.fields[key], fmt.Sprintf("must give num_hidden_layers (%d) entries", n))
+		}
+		for i, e := range entries {
+			if e != "full" && e != "shared" {
+				return nil, validate.Err(fmt.Sprintf("%s[%d]", key, i), e, "must be full (F) or shared (S)")
+			}
+			out[i] = e == "full"
+		}
+		return out, nil
+	}
+	freq, offset := 1, 2
+	for _, p := range []struct {
+		key string
+		dst *int
+	}{{"index_topk_freq", &freq}, {"index_skip_topk_offset", &offset}} {
+		if c.has(p.key) {
+			v, err := c.nonNegative(p.key)
+			if err != nil {
+				return nil, err
+			}
+			*p.dst = v
+		}
+	}
+	freq = max(freq, 1)
+	for i := range out {
+		out[i] = max(i-offset+1, 0)%freq == 0
+	}
+	return out, nil
 }

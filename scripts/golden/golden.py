@@ -49,7 +49,15 @@ MODELS = {
     "ministral3": ("ministral3", "Ministral3"),
     "nemotron_h": ("nemotron_h", "NemotronH"),
     "granitemoehybrid": ("granitemoehybrid", "GraniteMoeHybrid"),
+    "deepseek_v32": ("deepseek_v32", "DeepseekV32"),
+    "glm_moe_dsa": ("glm_moe_dsa", "GlmMoeDsa"),
 }
+
+# The rotation function of DeepSeek Sparse Attention's lightning indexer:
+# DeepseekV32Indexer calls apply_rotary_pos_emb ("The indexer uses
+# NON-interleaved (half-split) RoPE"), GlmMoeDsaIndexer
+# apply_rotary_pos_emb_interleave. Their MLA always interleaves.
+INDEXER_ROTATION = {"deepseek_v32": "apply_rotary_pos_emb", "glm_moe_dsa": "apply_rotary_pos_emb_interleave"}
 
 # Rotary-embedding classes whose name does not follow the prefix.
 ROTARY = {"qwen3_5_text": "Qwen3_5TextRotaryEmbedding", "gemma3_text": "Gemma3RotaryEmbedding"}
@@ -86,7 +94,7 @@ def rotary_out(model_type, rotary, layer_type, x, position_ids):
     return rotary(x, position_ids)
 
 
-def pair_layout(model_type, config, mod, rotary, layer_type):
+def pair_layout(model_type, config, mod, rotary, layer_type, function=None):
     """Which coordinate the model's own rotation pairs with coordinate 0:
     "interleaved" for 1, "halves" for half the rotated width. It rotates
     q = e_0 to position 1 and each k = e_j to position 0 with the modeling
@@ -108,7 +116,10 @@ def pair_layout(model_type, config, mod, rotary, layer_type):
     eye = torch.eye(d, dtype=torch.float32)
     qk = eye[None, :, None, :].expand(1, d, 2, d).contiguous()
     if isinstance(out, tuple):
-        if getattr(config, "rope_interleave", False) and hasattr(mod, "apply_rotary_pos_emb_interleave"):
+        if function is not None:
+            rq, rk = getattr(mod, function)(qk, qk, cos, sin)
+        elif model_type in INDEXER_ROTATION or (
+                getattr(config, "rope_interleave", False) and hasattr(mod, "apply_rotary_pos_emb_interleave")):
             rq, rk = mod.apply_rotary_pos_emb_interleave(qk, qk, cos, sin)
         elif model_type == "gemma4_text":
             rq = mod.apply_rotary_pos_emb(qk, cos, sin)
@@ -180,6 +191,8 @@ def golden_fields(fields):
             scale = mod.get_llama_4_attn_scale(positions, rp["llama_4_scaling_beta"], orig)
             entry["query_scale_positions"] = [int(p) for p in positions[0]]
             entry["query_scale"] = floats(scale.flatten().to(torch.float64))
+        if model_type in INDEXER_ROTATION:
+            entry["indexer"] = getattr(attn, "indexer", None) is not None
         if model_type in ("deepseek_v2", "deepseek_v3"):
             entry["softmax_scaling"] = float(attn.scaling)
             entry["qk_head_dim"] = int(attn.qk_head_dim)
@@ -192,6 +205,9 @@ def golden_fields(fields):
             inv = getattr(rotary, f"{key}_inv_freq") if key else rotary.inv_freq
             scaling = getattr(rotary, f"{key}_attention_scaling") if key else rotary.attention_scaling
             rope = {"inv_freq": floats(inv), "attention_scaling": float(scaling)}
+            if model_type in INDEXER_ROTATION:
+                rope["indexer_layout"] = pair_layout(model_type, config, mod, rotary, layer_type,
+                                                     INDEXER_ROTATION[model_type])
             try:
                 rope["layout"] = pair_layout(model_type, config, mod, rotary, layer_type)
             except Exception as e:  # noqa: BLE001 - recorded, and the Go test says which model
@@ -273,6 +289,12 @@ RULES = {
         "model_type": "granitemoehybrid", "num_hidden_layers": 4, "hidden_size": 768, "num_attention_heads": 12,
         "max_position_embeddings": 131072, "rope_theta": 10000.0, "position_embedding_type": "rope",
         "layer_types": ["mamba", "attention", "mamba", "attention"]},
+    # GLM-5 runs its own indexer only on the layers index_topk_pattern marks
+    # F; an S layer reuses the previous layer's top-k.
+    "glm5_shared_indexer": {
+        "model_type": "glm_moe_dsa", "num_hidden_layers": 4, "hidden_size": 1024, "num_attention_heads": 8,
+        "max_position_embeddings": 202752, "qk_nope_head_dim": 192, "qk_rope_head_dim": 64, "rope_theta": 1000000.0,
+        "index_topk_pattern": "FSSF"},
     # Falcon-H1's base of 1e11 on its hybrid layers.
     "falcon_h1_base_1e11": {
         "model_type": "falcon_h1", "num_hidden_layers": 2, "hidden_size": 1024, "num_attention_heads": 8,
