@@ -189,6 +189,7 @@ var knownTopLevel = []string{
 	"rotary_pct", "sliding_window_pattern", "full_attention_interval",
 	"layers_block_type", "hybrid_override_pattern", "position_embedding_type",
 	"indexer_types", "index_topk_pattern", "index_topk_freq", "index_skip_topk_offset",
+	"compress_rope_theta", "compress_ratios",
 }
 
 // ignoredPositionFields are fields whose names sound like positions but
@@ -295,6 +296,21 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	}
 	if m.MaxPositions, err = c.integer("max_position_embeddings"); err != nil {
 		return nil, err
+	}
+	if m.ModelType == "deepseek_v4" {
+		if err := c.deepseekV4(m, n); err != nil {
+			return nil, err
+		}
+		m.TrainedLen = m.MaxPositions
+		if orig := m.Layers[0].RoPE.Scaling.OriginalLen; orig != 0 {
+			m.TrainedLen = orig
+		}
+		for _, l := range m.Layers {
+			if orig := l.RoPE.Scaling.OriginalLen; orig != 0 {
+				m.TrainedLen = orig
+			}
+		}
+		return m, nil
 	}
 	if m.HeadDim, err = c.headDim(); err != nil {
 		return nil, err

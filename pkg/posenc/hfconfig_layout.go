@@ -16,6 +16,7 @@ var interleavedModels = map[string]bool{
 	"ernie4_5":     true, "ernie4_5_moe": true, "glm": true, "glm4": true, "helium": true, // rotate_half on 0::2, 1::2
 	"gptj": true, "codegen": true, // rotate_every_two
 	"llama4_text": true, "llama4": true, // apply_rotary_emb: view_as_complex
+	"deepseek_v4": true, // apply_rotary_pos_emb: repeat_interleave(2) of one angle per pair (modeling_deepseek_v4.py:352)
 }
 
 // ropeInterleaveDefault are the model types whose attention reads

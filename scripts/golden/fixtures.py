@@ -36,6 +36,7 @@ DESIGNS = {
     "nemotron-3-nano-30b-a3b": "NemotronHConfig",
     "deepseek-v3.2-exp": "DeepseekV32Config",
     "glm-5": "GlmMoeDsaConfig",
+    "deepseek-v4-flash-base": "DeepseekV4Config",
 }
 
 # The fields of a config that decide positions (and the head size they
@@ -47,7 +48,7 @@ KEYS = [
     "no_rope_layer_interval", "sliding_window", "use_sliding_window", "attention_chunk_size",
     "attn_temperature_tuning", "attn_scale", "floor_scale", "qk_rope_head_dim", "qk_nope_head_dim",
     "rope_interleave", "global_head_dim", "sliding_window_pattern", "layers_block_type",
-    "position_embedding_type", "indexer_types",
+    "position_embedding_type", "indexer_types", "compress_rope_theta",
 ]
 
 # Defaults a class applies in code rather than keeping as an attribute.

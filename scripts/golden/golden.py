@@ -51,6 +51,7 @@ MODELS = {
     "granitemoehybrid": ("granitemoehybrid", "GraniteMoeHybrid"),
     "deepseek_v32": ("deepseek_v32", "DeepseekV32"),
     "glm_moe_dsa": ("glm_moe_dsa", "GlmMoeDsa"),
+    "deepseek_v4": ("deepseek_v4", "DeepseekV4"),
 }
 
 # The rotation function of DeepSeek Sparse Attention's lightning indexer:
@@ -109,7 +110,8 @@ def pair_layout(model_type, config, mod, rotary, layer_type, function=None):
         cos, sin = out
         # gpt-oss's cos and sin hold one angle per pair (_apply_rotary_emb
         # chunks x in halves); every other model's repeat them to the width.
-        d = 2 * cos.shape[-1] if model_type == "gpt_oss" else cos.shape[-1]
+        # DeepSeek-V4's too (its apply_rotary_pos_emb repeat_interleaves them).
+        d = 2 * cos.shape[-1] if model_type in ("gpt_oss", "deepseek_v4") else cos.shape[-1]
     else:  # complex freqs_cis [batch, seq, d/2]
         d = 2 * out.shape[-1]
     # q, k: [batch 1, heads d, seq 2, width d]; head j holds e_j.
@@ -121,7 +123,7 @@ def pair_layout(model_type, config, mod, rotary, layer_type, function=None):
         elif model_type in INDEXER_ROTATION or (
                 getattr(config, "rope_interleave", False) and hasattr(mod, "apply_rotary_pos_emb_interleave")):
             rq, rk = mod.apply_rotary_pos_emb_interleave(qk, qk, cos, sin)
-        elif model_type == "gemma4_text":
+        elif model_type in ("gemma4_text", "deepseek_v4"):  # one tensor at a time
             rq = mod.apply_rotary_pos_emb(qk, cos, sin)
             rk = rq
         else:
@@ -202,6 +204,11 @@ def golden_fields(fields):
         group = layer_type if declared else "all"
         if entry["rope"] and group not in ropes:
             key = layer_type if hasattr(rotary, f"{layer_type}_inv_freq") else None
+            if model_type == "deepseek_v4":
+                # V4's rope_parameters are keyed by rope type: sliding layers
+                # rotate with "main", compressed ones with "compress"
+                # (DeepseekV4Attention.rope_layer_type).
+                key = attn.rope_layer_type
             inv = getattr(rotary, f"{key}_inv_freq") if key else rotary.inv_freq
             scaling = getattr(rotary, f"{key}_attention_scaling") if key else rotary.attention_scaling
             rope = {"inv_freq": floats(inv), "attention_scaling": float(scaling)}
@@ -209,7 +216,7 @@ def golden_fields(fields):
                 rope["indexer_layout"] = pair_layout(model_type, config, mod, rotary, layer_type,
                                                      INDEXER_ROTATION[model_type])
             try:
-                rope["layout"] = pair_layout(model_type, config, mod, rotary, layer_type)
+                rope["layout"] = pair_layout(model_type, config, mod, rotary, key or layer_type)
             except Exception as e:  # noqa: BLE001 - recorded, and the Go test says which model
                 rope["layout"] = f"not found: {type(e).__name__}: {e}"
             if getattr(rotary, "rope_type", None) == "longrope":
@@ -295,6 +302,15 @@ RULES = {
         "model_type": "glm_moe_dsa", "num_hidden_layers": 4, "hidden_size": 1024, "num_attention_heads": 8,
         "max_position_embeddings": 202752, "qk_nope_head_dim": 192, "qk_rope_head_dim": 64, "rope_theta": 1000000.0,
         "index_topk_pattern": "FSSF"},
+    # DeepSeek-V4 with a flat YaRN rope_parameters, which the class makes the
+    # compressed layers' scaling (with compress_rope_theta and attention
+    # factor 1), and layer types from the older compress_ratios.
+    "deepseek_v4_flat_yarn": {
+        "model_type": "deepseek_v4", "num_hidden_layers": 4, "hidden_size": 1024, "num_attention_heads": 8,
+        "head_dim": 512, "max_position_embeddings": 1048576, "rope_theta": 10000.0, "compress_rope_theta": 160000.0,
+        "compress_ratios": [0, 4, 128, 4],
+        "rope_parameters": {"type": "yarn", "factor": 16.0, "original_max_position_embeddings": 65536,
+                            "beta_fast": 32.0, "beta_slow": 1.0}},
     # Falcon-H1's base of 1e11 on its hybrid layers.
     "falcon_h1_base_1e11": {
         "model_type": "falcon_h1", "num_hidden_layers": 2, "hidden_size": 1024, "num_attention_heads": 8,
