@@ -19,7 +19,8 @@ type ModelPositions struct {
 	// multimodal config).
 	ModelType string
 	// MaxPositions is max_position_embeddings: the context the model is
-	// configured for (after any extension).
+	// configured for (after any extension); 0 for a model without
+	// positions whose config has none (Kimi Linear, Nemotron-H).
 	MaxPositions int
 	// TrainedLen is the context the position scaling starts from: the
 	// original_max_position_embeddings of the scaling, or MaxPositions
@@ -189,7 +190,7 @@ var knownTopLevel = []string{
 	"rotary_pct", "sliding_window_pattern", "full_attention_interval",
 	"layers_block_type", "hybrid_override_pattern", "position_embedding_type",
 	"indexer_types", "index_topk_pattern", "index_topk_freq", "index_skip_topk_offset",
-	"compress_rope_theta", "compress_ratios",
+	"compress_rope_theta", "compress_ratios", "linear_attn_config",
 }
 
 // ignoredPositionFields are fields whose names sound like positions but
@@ -294,7 +295,11 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	if n > maxLayers {
 		return nil, validate.Err("num_hidden_layers", n, fmt.Sprintf("must be <= %d", maxLayers))
 	}
-	if m.MaxPositions, err = c.integer("max_position_embeddings"); err != nil {
+	if !c.has("max_position_embeddings") && (m.ModelType == "kimi_linear" || m.ModelType == "nemotron_h") {
+		// No layer of these models has positions to bound: their
+		// classes accept a config without it (KimiLinearConfig's is None).
+		m.MaxPositions = 0
+	} else if m.MaxPositions, err = c.integer("max_position_embeddings"); err != nil {
 		return nil, err
 	}
 	if m.ModelType == "deepseek_v4" {
@@ -417,6 +422,9 @@ func (c hfConfig) decoupled(m *ModelPositions) (*DecoupledHead, error) {
 // layerTypes returns layer_types, checked, or the list the model type's
 // configuration class derives when it is absent (windowedLayers).
 func (c hfConfig) layerTypes(modelType string, n int) ([]string, error) {
+	if !c.has("layer_types") && modelType == "kimi_linear" {
+		return c.kimiLinearTypes(n)
+	}
 	if !c.has("layer_types") && (modelType == "deepseek_v32" || modelType == "glm_moe_dsa") {
 		// DeepseekV32Config and GlmMoeDsaConfig: every layer is
 		// indexed_attention (configuration_deepseek_v32.py:134–135).
@@ -583,6 +591,10 @@ func (c hfConfig) ropeSkipped(modelType, layerType string) bool {
 		return true
 	}
 	switch modelType {
+	case "kimi_linear":
+		// KimiLinearAttention is MLA "with NoPE": no rotary embedding
+		// anywhere (modeling_kimi_linear.py:192).
+		return true
 	case "nemotron_h":
 		// NemotronHModel builds no rotary embedding: its attention
 		// layers get position_embeddings None (modeling_nemotron_h.py).
@@ -743,6 +755,49 @@ func (c hfConfig) indexerLayers(modelType string, n int) ([]bool, error) {
 	freq = max(freq, 1)
 	for i := range out {
 		out[i] = max(i-offset+1, 0)%freq == 0
+	}
+	return out, nil
+}
+
+// kimiLinearTypes derives Kimi Linear's layer types as KimiLinearConfig
+// does (configuration_kimi_linear.py:126–137): from linear_attn_config's
+// full_attn_layers and kda_layers, numbered from 1, or else every fourth
+// layer from layer 4 (i > 0, i % 4 == 0) full attention and the others
+// Kimi Delta Attention (linear).
+func (c hfConfig) kimiLinearTypes(n int) ([]string, error) {
+	out := make([]string, n)
+	cfg, _ := c.fields["linear_attn_config"].(map[string]any)
+	full, fok := cfg["full_attn_layers"].([]any)
+	kda, kok := cfg["kda_layers"].([]any)
+	if !fok || !kok {
+		for i := range out {
+			out[i] = "linear_attention"
+			if i > 0 && i%4 == 0 {
+				out[i] = "full_attention"
+			}
+		}
+		return out, nil
+	}
+	for _, set := range []struct {
+		key    string
+		layers []any
+		typ    string
+	}{{"full_attn_layers", full, "full_attention"}, {"kda_layers", kda, "linear_attention"}} {
+		for j, v := range set.layers {
+			k, err := jsonInt(fmt.Sprintf("linear_attn_config.%s[%d]", set.key, j), v)
+			if err != nil {
+				return nil, err
+			}
+			if k > n {
+				return nil, validate.Err(fmt.Sprintf("linear_attn_config.%s[%d]", set.key, j), k, fmt.Sprintf("must be a layer number in [1, %d]", n))
+			}
+			out[k-1] = set.typ
+		}
+	}
+	for i, t := range out {
+		if t == "" {
+			return nil, validate.Err("linear_attn_config", fmt.Sprintf("layer %d", i+1), "must place every layer in full_attn_layers or kda_layers")
+		}
 	}
 	return out, nil
 }

@@ -37,6 +37,7 @@ DESIGNS = {
     "deepseek-v3.2-exp": "DeepseekV32Config",
     "glm-5": "GlmMoeDsaConfig",
     "deepseek-v4-flash-base": "DeepseekV4Config",
+    "kimi-linear-48b-a3b": "KimiLinearConfig",
 }
 
 # The fields of a config that decide positions (and the head size they

@@ -52,6 +52,7 @@ MODELS = {
     "deepseek_v32": ("deepseek_v32", "DeepseekV32"),
     "glm_moe_dsa": ("glm_moe_dsa", "GlmMoeDsa"),
     "deepseek_v4": ("deepseek_v4", "DeepseekV4"),
+    "kimi_linear": ("kimi_linear", "KimiLinear"),
 }
 
 # The rotation function of DeepSeek Sparse Attention's lightning indexer:
@@ -80,6 +81,8 @@ def uses_rope(model_type, config, attn):
         return bool(attn.use_rope)
     if model_type == "cohere2":  # Cohere2Attention: `if self.sliding_window is not None: apply_rotary_pos_emb`
         return attn.sliding_window is not None
+    if model_type == "kimi_linear":  # KimiLinearAttention: MLA "with NoPE", no rotary embedding at all
+        return False
     if model_type == "granitemoehybrid":  # GraniteMoeHybridModel: rotary_emb only for position_embedding_type "rope"
         return config.position_embedding_type == "rope"
     if model_type == "exaone4":  # Exaone4Attention: `if self.sliding_window is None or self.is_sliding`
@@ -311,6 +314,12 @@ RULES = {
         "compress_ratios": [0, 4, 128, 4],
         "rope_parameters": {"type": "yarn", "factor": 16.0, "original_max_position_embeddings": 65536,
                             "beta_fast": 32.0, "beta_slow": 1.0}},
+    # Kimi Linear's layer types from linear_attn_config, numbered from 1.
+    "kimi_linear_from_linear_attn_config": {
+        "model_type": "kimi_linear", "num_hidden_layers": 4, "hidden_size": 1024, "num_attention_heads": 8,
+        "max_position_embeddings": 1048576, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
+        "linear_attn_config": {"full_attn_layers": [2, 4], "kda_layers": [1, 3], "head_dim": 128, "num_heads": 8,
+                               "short_conv_kernel_size": 4}},
     # Falcon-H1's base of 1e11 on its hybrid layers.
     "falcon_h1_base_1e11": {
         "model_type": "falcon_h1", "num_hidden_layers": 2, "hidden_size": 1024, "num_attention_heads": 8,
