@@ -119,37 +119,31 @@ func TestGoldenHuggingFace(t *testing.T) {
 // transformers like the fixtures.
 func TestGoldenFullConfigs(t *testing.T) {
 	g := readGolden(t)
-	names := modelconfigs.FullNames()
-	if len(names) < 8 || len(g.Full) != len(names) {
-		t.Fatalf("%d full configs, %d golden entries; want at least 8, one golden entry each", len(names), len(g.Full))
-	}
-	worst := worstDiff{}
-	for _, name := range names {
-		cfg, err := modelconfigs.Full(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		compareGolden(t, name, cfg, g.Full, &worst)
-	}
-	t.Logf("largest relative difference from transformers %s: %.3g (%s)", g.Transformers, worst.rel, worst.at)
+	compareGroup(t, g, "full configs", 8, modelconfigs.FullNames(), modelconfigs.Full, g.Full)
 }
 
-// TestGoldenDesigns compares the 2025–26 designs of designs/ (Qwen3-Next's
-// linear-attention layers, EXAONE 4's NoPE global layers, Falcon-H1's
-// hybrid layers, Ministral 3's query scaling) like the fixtures.
+// TestGoldenDesigns compares the 2025–26 designs of designs/ (hybrid
+// stacks, NoPE global layers, DeepSeek's indexers and V4's rope types,
+// Ministral 3's query scaling) like the fixtures.
 func TestGoldenDesigns(t *testing.T) {
 	g := readGolden(t)
-	names := modelconfigs.DesignNames()
-	if len(names) < 4 || len(g.Designs) != len(names) {
-		t.Fatalf("%d designs, %d golden entries; want at least 4, one golden entry each", len(names), len(g.Designs))
+	compareGroup(t, g, "designs", 4, modelconfigs.DesignNames(), modelconfigs.Design, g.Designs)
+}
+
+// compareGroup compares every config of a folder of modelconfigs with its
+// golden entry, and wants at least least of them.
+func compareGroup(t *testing.T, g goldenFile, what string, least int, names []string, read func(string) ([]byte, error), golden map[string]goldenModel) {
+	t.Helper()
+	if len(names) < least || len(golden) != len(names) {
+		t.Fatalf("%d %s, %d golden entries; want at least %d, one golden entry each", len(names), what, len(golden), least)
 	}
 	worst := worstDiff{}
 	for _, name := range names {
-		cfg, err := modelconfigs.Design(name)
+		cfg, err := read(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		compareGolden(t, name, cfg, g.Designs, &worst)
+		compareGolden(t, name, cfg, golden, &worst)
 	}
 	t.Logf("largest relative difference from transformers %s: %.3g (%s)", g.Transformers, worst.rel, worst.at)
 }

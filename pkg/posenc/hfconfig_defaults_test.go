@@ -81,16 +81,7 @@ func TestParseHFConfigRequired(t *testing.T) {
 		{"theta 1 in older form", `{` + base + `, "rope_scaling": {"rope_type": "linear", "factor": 2, "rope_theta": 1}}`, "rope_scaling.rope_theta", "1"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := ParseHFConfig([]byte(c.cfg))
-			if err == nil {
-				t.Fatalf("no error; want one naming %s", c.param)
-			}
-			msg := err.Error()
-			if !strings.HasPrefix(msg, "posenc: "+c.param+" ") || !strings.HasSuffix(msg, "got "+c.value) {
-				t.Errorf("error %q; want it to name %s first and end with got %s", msg, c.param, c.value)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { wantFieldError(t, c.cfg, c.param, c.value) })
 	}
 
 	// LongRoPE without factor: transformers takes max / original and warns
@@ -124,10 +115,7 @@ func TestParseHFConfigWholeFile(t *testing.T) {
 		{`"rope_theta": 1e4, "rope_parameters": {"rope_type": "linear", "factor": Infinity}`, "rope_parameters.factor", "Infinity"},
 		{`"rope_theta": 1e4, "sliding_window_pattern": 6`, "sliding_window_pattern", "6"},
 	} {
-		_, err := ParseHFConfig([]byte(`{"model_type": "llama", "num_hidden_layers": 1, "head_dim": 64, "max_position_embeddings": 4096, ` + c.cfg + `}`))
-		if err == nil || !strings.HasPrefix(err.Error(), "posenc: "+c.param+" ") || !strings.HasSuffix(err.Error(), "got "+c.value) {
-			t.Errorf("%s: error %v; want one naming %s, got %s", c.cfg, err, c.param, c.value)
-		}
+		wantFieldError(t, `{"model_type": "llama", "num_hidden_layers": 1, "head_dim": 64, "max_position_embeddings": 4096, `+c.cfg+`}`, c.param, c.value)
 	}
 }
 
@@ -142,5 +130,18 @@ func TestParseHFConfigUnknownRopeKey(t *testing.T) {
 	}
 	if m.Layers[0].RoPE.Scaling != LinearScaling(2) {
 		t.Errorf("scaling %+v; want linear ×2", m.Layers[0].RoPE.Scaling)
+	}
+}
+
+// wantFieldError wants ParseHFConfig(cfg) to fail with an error that names
+// param first and ends with "got value".
+func wantFieldError(t *testing.T, cfg, param, value string) {
+	t.Helper()
+	_, err := ParseHFConfig([]byte(cfg))
+	if err == nil {
+		t.Fatalf("%s: no error; want one naming %s", cfg, param)
+	}
+	if msg := err.Error(); !strings.HasPrefix(msg, "posenc: "+param+" ") || !strings.HasSuffix(msg, "got "+value) {
+		t.Errorf("error %q; want it to name %s first and end with got %s", msg, param, value)
 	}
 }

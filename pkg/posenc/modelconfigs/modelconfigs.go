@@ -36,8 +36,11 @@ func Config(name string) ([]byte, error) { return files.ReadFile(name + ".json")
 
 // FullNames returns the names of the whole published config.json files in
 // full/ (every field as released, not only the position ones), sorted.
-func FullNames() []string {
-	entries, _ := files.ReadDir("full")
+func FullNames() []string { return namesIn("full") }
+
+// namesIn returns the names of the .json files of dir, sorted.
+func namesIn(dir string) []string {
+	entries, _ := files.ReadDir(dir)
 	var out []string
 	for _, e := range entries {
 		out = append(out, strings.TrimSuffix(e.Name(), ".json"))
@@ -53,15 +56,7 @@ func Full(name string) ([]byte, error) { return files.ReadFile("full/" + name + 
 // fields of the 2025–26 designs (hybrid stacks with linear-attention or
 // NoPE layers, partial rotary by class default, Ministral 3's query
 // scaling), sorted.
-func DesignNames() []string {
-	entries, _ := files.ReadDir("designs")
-	var out []string
-	for _, e := range entries {
-		out = append(out, strings.TrimSuffix(e.Name(), ".json"))
-	}
-	slices.Sort(out)
-	return out
-}
+func DesignNames() []string { return namesIn("designs") }
 
 // Design returns the fixture name of designs/ (see DesignNames).
 func Design(name string) ([]byte, error) { return files.ReadFile("designs/" + name + ".json") }
