@@ -23,7 +23,7 @@ func defineConfig(f *flags) func(io.Writer) error {
 			"sliding_window, partial_rotary_factor, …) and prints one row per layer: its type,\n" +
 			"window, RoPE base, rotating pairs of the head, pair layout (interleaved: adjacent\n" +
 			"pairs; halves: i with i+d/2; and that of a sparse-attention indexer), scaling, attention factor and the wavelength of its\n" +
-			"slowest rotating pair; \"none\" for a layer without positions. Settings transformers\n" +
+			"slowest rotating pair, query temperature and learned attention sinks; \"none\" for a layer without positions. Settings transformers\n" +
 			"accepts with a warning are printed as warnings.\n" +
 			"An unknown or inconsistent position field is an error naming it.\n" +
 			"MODEL is one of the configs shipped with the course: " + strings.Join(modelconfigs.AllNames(), ", ") + ".",
@@ -123,7 +123,7 @@ func writeConfigTable(w io.Writer, m *posenc.ModelPositions, rows []configRow) e
 	if _, err := io.WriteString(w, head+"\n"); err != nil {
 		return err
 	}
-	header := []string{"layer", "type", "window", "base", "pairs", "layout", "scaling", "attn×", "longest λ", "temperature"}
+	header := []string{"layer", "type", "window", "base", "pairs", "layout", "scaling", "attn×", "longest λ", "temperature", "sinks"}
 	return writeTable(w, header, len(rows), func(r, c int) string {
 		row := rows[r]
 		rope := row.l.RoPE
@@ -159,6 +159,12 @@ func writeConfigTable(w io.Writer, m *posenc.ModelPositions, rows []configRow) e
 		case 8:
 			return strconv.FormatFloat(row.wavelength, 'f', 0, 64)
 		}
+		if c == 10 {
+			if row.l.Sinks {
+				return "learned"
+			}
+			return "-"
+		}
 		if t := row.l.Temperature; t != nil {
 			if t.FromZero {
 				return fmt.Sprintf("log(⌊p/%g⌋+1)·%g+1", t.FloorScale, t.Scale)
@@ -189,6 +195,9 @@ func writeConfigJSON(w io.Writer, m *posenc.ModelPositions, rows []configRow) er
 				r.HeadDim, row.pairs, strconv.Quote(layoutText(r.Layout)), appendNumber(nil, r.Base, 64), strconv.Quote(r.Scaling.Kind.String()),
 				appendNumber(nil, r.Scaling.Factor, 64), appendNumber(nil, r.AttentionFactor(), 64),
 				appendNumber(nil, row.wavelength, 64), appendArray(nil, freq, 64))
+		}
+		if row.l.Sinks {
+			b.WriteString(", \"sinks\": true")
 		}
 		if ix := row.l.Indexer; ix != nil {
 			fmt.Fprintf(&b, ", \"indexer\": {\"layout\": %s}", strconv.Quote(layoutText(ix.Layout)))

@@ -49,6 +49,8 @@ type goldenModel struct {
 		// Indexer says whether the layer runs a lightning indexer
 		// (DeepSeek-V3.2, GLM-5); absent for other models.
 		Indexer *bool `json:"indexer"`
+		// Sinks says the layer's attention has learned sink logits.
+		Sinks bool `json:"sinks"`
 	} `json:"layers"`
 }
 
@@ -193,6 +195,9 @@ func compareGolden(t *testing.T, name string, cfg []byte, golden map[string]gold
 		l := m.Layers[i]
 		if wl.Type != "" && l.Type != wl.Type {
 			t.Errorf("%s layer %d: type %s; HF %s", name, i, l.Type, wl.Type)
+		}
+		if l.Sinks != wl.Sinks {
+			t.Errorf("%s layer %d: sinks %v; HF's attention has learned sinks: %v", name, i, l.Sinks, wl.Sinks)
 		}
 		if (l.RoPE != nil) != wl.RoPE {
 			t.Errorf("%s layer %d (%s): RoPE %v; HF applies RoPE: %v", name, i, l.Type, l.RoPE != nil, wl.RoPE)

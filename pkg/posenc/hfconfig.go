@@ -72,6 +72,11 @@ type LayerPositions struct {
 	// its indexer in halves while its MLA rotates adjacent pairs; GLM-5
 	// rotates both in adjacent pairs).
 	Indexer *RoPE
+	// Sinks is set when the layer's softmax has a learned sink logit per
+	// head (gpt-oss, DeepSeek-V4: an extra logit that takes attention mass
+	// whatever the positions, so a head can attend to nothing). The
+	// values are weights; the config says only that the model has them.
+	Sinks bool
 	// Temperature, when set, scales the queries of this layer with the
 	// position (Llama 4's attn_temperature_tuning on its NoPE layers).
 	Temperature *AttentionTemperature
@@ -372,6 +377,7 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 		if l.Window, err = c.window(t); err != nil {
 			return nil, err
 		}
+		l.Sinks = sinkModels[m.ModelType] && attends(t)
 		m.Layers[i] = l
 	}
 	return m, nil
@@ -800,4 +806,14 @@ func (c hfConfig) kimiLinearTypes(n int) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// sinkModels are the model types whose every attention layer has learned
+// sink logits (GptOssAttention and DeepseekV4Attention: self.sinks =
+// nn.Parameter(...), modeling_gpt_oss.py:283, modeling_deepseek_v4.py:805).
+var sinkModels = map[string]bool{"gpt_oss": true, "deepseek_v4": true}
+
+// attends reports whether a layer type has attention.
+func attends(layerType string) bool {
+	return layerType != "linear_attention" && layerType != "moe" && layerType != "mlp"
 }

@@ -92,7 +92,7 @@ func (c hfConfig) deepseekV4(m *ModelPositions, n int) error {
 		if t == "sliding_attention" {
 			r = *ropes["main"]
 		}
-		m.Layers[i] = LayerPositions{Type: t, RoPE: &r, Window: window}
+		m.Layers[i] = LayerPositions{Type: t, RoPE: &r, Window: window, Sinks: true}
 	}
 	return nil
 }

@@ -168,6 +168,8 @@ def golden_fields(fields):
             layer = decoder(config, i)
         attn = getattr(layer, "self_attn", None)
         entry = {"rope": uses_rope(model_type, config, attn)}
+        if getattr(attn, "sinks", None) is not None:  # learned sink logits (gpt-oss, DeepSeek-V4)
+            entry["sinks"] = True
         if declared:
             entry["type"] = layer_type
         if model_type == "exaone4":
