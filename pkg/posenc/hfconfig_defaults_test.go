@@ -145,3 +145,20 @@ func wantFieldError(t *testing.T, cfg, param, value string) {
 		t.Errorf("error %q; want it to name %s first and end with got %s", msg, param, value)
 	}
 }
+
+// TestParseHFConfigDefaultTheta: a config without rope_theta gets its
+// configuration class's default, as in transformers (convert_rope_params_to_dict:
+// getattr(self, "rope_theta", self.default_theta)), with a warning; the
+// golden file's rules llama_without_rope_theta and
+// smollm3_without_rope_theta check the values against transformers.
+func TestParseHFConfigDefaultTheta(t *testing.T) {
+	for _, c := range []struct {
+		model string
+		want  float64
+	}{{"llama", 10000}, {"smollm3", 2e6}, {"llama4_text", 5e5}} {
+		m := mustParse(t, `{"model_type": "`+c.model+`", "num_hidden_layers": 1, "head_dim": 64, "max_position_embeddings": 4096}`)
+		if got := m.Layers[0].RoPE.Base; got != c.want || len(m.Warnings) != 1 || !strings.HasPrefix(m.Warnings[0], "rope_theta = missing") {
+			t.Errorf("%s: base %v, warnings %q; want %v and one warning naming rope_theta", c.model, got, m.Warnings, c.want)
+		}
+	}
+}

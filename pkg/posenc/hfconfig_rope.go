@@ -180,8 +180,13 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 		base, err = num("rope_theta")
 	} else if c.has("rope_theta") {
 		base, err = c.float("rope_theta")
+	} else if t, ok := defaultTheta(m.ModelType); ok {
+		// transformers takes the class's default; so does the reader,
+		// and says so.
+		base = t
+		c.warn("rope_theta", "missing", fmt.Sprintf("transformers' %s configuration uses its default %g", m.ModelType, t))
 	} else {
-		return nil, validate.Err("rope_theta", "missing", "must be given (top level or in "+name+")")
+		return nil, validate.Err("rope_theta", "missing", "must be given (top level or in "+name+"): "+m.ModelType+"'s default is per layer kind")
 	}
 	if err != nil {
 		return nil, err
@@ -366,4 +371,19 @@ func floatList(key string, v any) ([]float64, error) {
 		out[i] = f
 	}
 	return out, nil
+}
+
+// defaultTheta returns the RoPE base transformers gives a config of
+// modelType without rope_theta: classTheta's, else PreTrainedConfig's
+// default_theta, 10000; false for the model types whose default depends
+// on the layer kind.
+func defaultTheta(modelType string) (float64, bool) {
+	switch modelType {
+	case "gemma3_text", "gemma3n_text", "modernbert", "modernbert-decoder", "neomme", "t5gemma2_decoder", "t5gemma2_text":
+		return 0, false
+	}
+	if t, ok := classTheta[modelType]; ok {
+		return t, true
+	}
+	return 10000, true
 }

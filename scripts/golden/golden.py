@@ -322,6 +322,14 @@ RULES = {
         "max_position_embeddings": 1048576, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
         "linear_attn_config": {"full_attn_layers": [2, 4], "kda_layers": [1, 3], "head_dim": 128, "num_heads": 8,
                                "short_conv_kernel_size": 4}},
+    # No rope_theta: transformers takes the class's default (10000 for
+    # Llama, 2e6 for SmolLM3).
+    "llama_without_rope_theta": {
+        "model_type": "llama", "num_hidden_layers": 1, "hidden_size": 4096, "num_attention_heads": 32,
+        "max_position_embeddings": 4096},
+    "smollm3_without_rope_theta": {
+        "model_type": "smollm3", "num_hidden_layers": 4, "hidden_size": 2048, "num_attention_heads": 16,
+        "max_position_embeddings": 65536, "no_rope_layers": [1, 1, 1, 0]},
     # Falcon-H1's base of 1e11 on its hybrid layers.
     "falcon_h1_base_1e11": {
         "model_type": "falcon_h1", "num_hidden_layers": 2, "hidden_size": 1024, "num_attention_heads": 8,
