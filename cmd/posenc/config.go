@@ -21,10 +21,12 @@ func defineConfig(f *flags) func(io.Writer) error {
 		"Reads the position settings of a Hugging Face config.json as transformers v5 does\n" +
 			"(rope_scaling or rope_parameters, per layer type; layer_types, no_rope_layers,\n" +
 			"sliding_window, partial_rotary_factor, …) and prints one row per layer: its type,\n" +
-			"window, RoPE base, rotating pairs of the head, scaling, attention factor and the\n" +
-			"wavelength of its slowest rotating pair; \"none\" for a layer without positions.\n" +
+			"window, RoPE base, rotating pairs of the head, pair layout (interleaved: adjacent\n" +
+			"pairs; halves: i with i+d/2; and that of a sparse-attention indexer), scaling, attention factor and the wavelength of its\n" +
+			"slowest rotating pair, query temperature and learned attention sinks; \"none\" for a layer without positions. Settings transformers\n" +
+			"accepts with a warning are printed as warnings.\n" +
 			"An unknown or inconsistent position field is an error naming it.\n" +
-			"MODEL is one of the configs shipped with the course: " + strings.Join(modelconfigs.Names(), ", ") + ".",
+			"MODEL is one of the configs shipped with the course: " + strings.Join(modelconfigs.AllNames(), ", ") + ".",
 	}
 	f.examples = []string{
 		"posenc config gemma-4-e2b",
@@ -58,10 +60,10 @@ func readConfig(path string) ([]byte, error) {
 		return data, nil
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		if fixture, ferr := modelconfigs.Config(path); ferr == nil && !strings.Contains(path, "/") {
+		if fixture, ferr := modelconfigs.Lookup(path); ferr == nil && !strings.Contains(path, "/") {
 			return fixture, nil
 		}
-		return nil, usagef("%s: no such file, nor a shipped config (%s)", quote(path), strings.Join(modelconfigs.Names(), ", "))
+		return nil, usagef("%s: no such file, nor a shipped config (%s)", quote(path), strings.Join(modelconfigs.AllNames(), ", "))
 	}
 	return nil, usagef("%s", err)
 }
@@ -101,20 +103,31 @@ func scalingText(r *posenc.RoPE) string {
 	return fmt.Sprintf("%s ×%g", sc.Kind, sc.Factor)
 }
 
+// layoutText names a pair layout as the table and -json print it.
+func layoutText(l posenc.Layout) string {
+	if l == posenc.Interleaved {
+		return "interleaved"
+	}
+	return "halves"
+}
+
 func writeConfigTable(w io.Writer, m *posenc.ModelPositions, rows []configRow) error {
 	head := fmt.Sprintf("model_type %s: %d layers, max_position_embeddings %d, trained on %d, head_dim %d",
 		m.ModelType, len(m.Layers), m.MaxPositions, m.TrainedLen, m.HeadDim)
 	if d := m.Decoupled; d != nil {
 		head += fmt.Sprintf(" (decoupled: %d position-free + %d rotary)", d.NopeDim, d.RopeDim)
 	}
+	for _, warning := range m.Warnings {
+		head += "\nwarning: " + warning
+	}
 	if _, err := io.WriteString(w, head+"\n"); err != nil {
 		return err
 	}
-	header := []string{"layer", "type", "window", "base", "pairs", "scaling", "attn×", "longest λ", "temperature"}
+	header := []string{"layer", "type", "window", "base", "pairs", "layout", "scaling", "attn×", "longest λ", "temperature", "sinks"}
 	return writeTable(w, header, len(rows), func(r, c int) string {
 		row := rows[r]
 		rope := row.l.RoPE
-		if rope == nil && c >= 3 && c <= 7 {
+		if rope == nil && c >= 3 && c <= 8 {
 			if c == 3 {
 				return "none"
 			}
@@ -135,13 +148,27 @@ func writeConfigTable(w io.Writer, m *posenc.ModelPositions, rows []configRow) e
 		case 4:
 			return fmt.Sprintf("%d/%d", row.pairs, row.half)
 		case 5:
-			return scalingText(rope)
+			if ix := row.l.Indexer; ix != nil {
+				return layoutText(rope.Layout) + ", indexer " + layoutText(ix.Layout)
+			}
+			return layoutText(rope.Layout)
 		case 6:
-			return strconv.FormatFloat(rope.AttentionFactor(), 'f', 4, 64)
+			return scalingText(rope)
 		case 7:
+			return strconv.FormatFloat(rope.AttentionFactor(), 'f', 4, 64)
+		case 8:
 			return strconv.FormatFloat(row.wavelength, 'f', 0, 64)
 		}
+		if c == 10 {
+			if row.l.Sinks {
+				return "learned"
+			}
+			return "-"
+		}
 		if t := row.l.Temperature; t != nil {
+			if t.FromZero {
+				return fmt.Sprintf("log(⌊p/%g⌋+1)·%g+1", t.FloorScale, t.Scale)
+			}
 			return fmt.Sprintf("log(⌊(p+1)/%g⌋+1)·%g+1", t.FloorScale, t.Scale)
 		}
 		return "-"
@@ -164,15 +191,28 @@ func writeConfigJSON(w io.Writer, m *posenc.ModelPositions, rows []configRow) er
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(&b, "{\"head_dim\": %d, \"rotated_pairs\": %d, \"base\": %s, \"scaling\": %s, \"factor\": %s, \"attention_factor\": %s, \"longest_wavelength\": %s, \"inv_freq\": %s}",
-				r.HeadDim, row.pairs, appendNumber(nil, r.Base, 64), strconv.Quote(r.Scaling.Kind.String()),
+			fmt.Fprintf(&b, "{\"head_dim\": %d, \"rotated_pairs\": %d, \"layout\": %s, \"base\": %s, \"scaling\": %s, \"factor\": %s, \"attention_factor\": %s, \"longest_wavelength\": %s, \"inv_freq\": %s}",
+				r.HeadDim, row.pairs, strconv.Quote(layoutText(r.Layout)), appendNumber(nil, r.Base, 64), strconv.Quote(r.Scaling.Kind.String()),
 				appendNumber(nil, r.Scaling.Factor, 64), appendNumber(nil, r.AttentionFactor(), 64),
 				appendNumber(nil, row.wavelength, 64), appendArray(nil, freq, 64))
 		}
+		if row.l.Sinks {
+			b.WriteString(", \"sinks\": true")
+		}
+		if ix := row.l.Indexer; ix != nil {
+			fmt.Fprintf(&b, ", \"indexer\": {\"layout\": %s}", strconv.Quote(layoutText(ix.Layout)))
+		}
 		if t := row.l.Temperature; t != nil {
-			fmt.Fprintf(&b, ", \"temperature\": {\"attn_scale\": %s, \"floor_scale\": %s}", appendNumber(nil, t.Scale, 64), appendNumber(nil, t.FloorScale, 64))
+			fmt.Fprintf(&b, ", \"temperature\": {\"attn_scale\": %s, \"floor_scale\": %s, \"from_zero\": %t}", appendNumber(nil, t.Scale, 64), appendNumber(nil, t.FloorScale, 64), t.FromZero)
 		}
 		b.WriteString("}")
+	}
+	b.WriteString("],\n \"warnings\": [")
+	for i, warning := range m.Warnings {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(warning))
 	}
 	b.WriteString("]}\n")
 	_, err := io.WriteString(w, b.String())

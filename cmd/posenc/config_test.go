@@ -15,8 +15,8 @@ import (
 // Hugging Face itself in pkg/posenc's golden test), by file and by name.
 func TestConfigJSONMatchesLibrary(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range modelconfigs.Names() {
-		data, _ := modelconfigs.Config(name)
+	for _, name := range modelconfigs.AllNames() {
+		data, _ := modelconfigs.Lookup(name)
 		m, err := posenc.ParseHFConfig(data)
 		if err != nil {
 			t.Fatal(err)
@@ -33,7 +33,8 @@ func TestConfigJSONMatchesLibrary(t *testing.T) {
 					Window int
 					RoPE   *struct {
 						Base         float64
-						RotatedPairs int       `json:"rotated_pairs"`
+						RotatedPairs int `json:"rotated_pairs"`
+						Layout       string
 						InvFreq      []float64 `json:"inv_freq"`
 						Attention    float64   `json:"attention_factor"`
 					}
@@ -53,7 +54,8 @@ func TestConfigJSONMatchesLibrary(t *testing.T) {
 				}
 				want, _ := l.RoPE.InvFreq()
 				if g.RoPE.Base != l.RoPE.Base || g.RoPE.RotatedPairs != l.RoPE.RotatedPairs() ||
-					g.RoPE.Attention != l.RoPE.AttentionFactor() || len(g.RoPE.InvFreq) != len(want) {
+					g.RoPE.Attention != l.RoPE.AttentionFactor() || len(g.RoPE.InvFreq) != len(want) ||
+					g.RoPE.Layout != layoutText(l.RoPE.Layout) {
 					t.Fatalf("%s layer %d: %+v; want %+v", arg, i, *g.RoPE, *l.RoPE)
 				}
 				for j := range want {
@@ -78,7 +80,12 @@ func TestConfigTable(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if out := mustRun(t, "config", "gemma-4-e2b"); !strings.Contains(out, "64/256  p-RoPE 0.25") {
+	// The pair layout per layer: Cohere 2 rotates adjacent pairs
+	// (transformers' Cohere2 rotate_half takes x[..., ::2], x[..., 1::2]).
+	if out := mustRun(t, "config", "cohere2"); !strings.Contains(out, "64/64  interleaved") {
+		t.Errorf("Cohere 2's sliding layers should show the interleaved layout:\n%s", out)
+	}
+	if out := mustRun(t, "config", "gemma-4-e2b"); !strings.Contains(out, "64/256  halves  p-RoPE 0.25") {
 		t.Errorf("Gemma 4's global layers should show p-RoPE over 64 of 256 pairs:\n%s", out)
 	}
 }
@@ -87,14 +94,15 @@ func TestConfigErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
 	_ = os.WriteFile(bad, []byte(`{"model_type": "llama", "num_hidden_layers": 1, "head_dim": 64,
-		"max_position_embeddings": 4096, "rope_theta": 10000.0, "rope_scaling": {"type": "linear", "factor": 2, "beta": 1}}`), 0o644)
+		"max_position_embeddings": 4096, "rope_theta": 10000.0, "rope_scaling": {"type": "linear", "factor": 2, "beta": 1},
+		"rope_magic": 6}`), 0o644)
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"config"}, "posenc config: missing FILE"},
 		{[]string{"config", "no-such-model"}, `posenc config: "no-such-model": no such file, nor a shipped config`},
-		{[]string{"config", bad}, "rope_scaling.beta is not a key of rope_type linear, got 1"},
+		{[]string{"config", bad}, "rope_magic is a position field this reader does not know, got 6"},
 		{[]string{"config", "gemma-3-4b", "extra"}, `unexpected argument "extra" after FILE`},
 		{[]string{"config", "gemma-3-4b", "-bogus"}, "flag provided but not defined: -bogus"},
 	} {

@@ -68,6 +68,8 @@ func sameData(a, b reflect.Value) bool {
 		return a.Int() == b.Int()
 	case reflect.Bool:
 		return a.Bool() == b.Bool()
+	case reflect.String:
+		return a.String() == b.String()
 	}
 	panic("check: sameData cannot compare " + a.Type().String())
 }
@@ -94,6 +96,8 @@ func poke(v reflect.Value) {
 		v.SetInt(v.Int() + 1000)
 	case reflect.Bool:
 		v.SetBool(!v.Bool())
+	case reflect.String:
+		v.SetString(v.String() + "~")
 	}
 }
 

@@ -53,15 +53,20 @@ func ExampleParseHFConfig() {
 	for i, l := range m.Layers {
 		fmt.Printf("layer %d %-17s window %4d base %g scaling %s×%g\n", i, l.Type, l.Window, l.RoPE.Base, l.RoPE.Scaling.Kind, l.RoPE.Scaling.Factor)
 	}
-	// An unknown key is an error naming it, never a silent default.
+	// A missing required key is an error naming it, never a silent default;
+	// a key transformers ignores with a warning is a warning.
 	_, err = posenc.ParseHFConfig([]byte(`{"model_type": "llama", "num_hidden_layers": 1, "head_dim": 64,
-		"max_position_embeddings": 4096, "rope_theta": 10000.0, "rope_scaling": {"type": "linear", "factor": 2, "beta": 1}}`))
+		"max_position_embeddings": 4096, "rope_theta": 10000.0, "rope_scaling": {"type": "yarn"}}`))
 	fmt.Println(err)
+	m, _ = posenc.ParseHFConfig([]byte(`{"model_type": "llama", "num_hidden_layers": 1, "head_dim": 64,
+		"max_position_embeddings": 4096, "rope_theta": 10000.0, "rope_scaling": {"type": "linear", "factor": 2, "beta": 1}}`))
+	fmt.Println(m.Warnings)
 	// Output:
 	// layer 0 sliding_attention window 1024 base 10000 scaling none×0
 	// layer 1 sliding_attention window 1024 base 10000 scaling none×0
 	// layer 2 full_attention    window    0 base 1e+06 scaling linear×8
-	// posenc: rope_scaling.beta is not a key of rope_type linear, got 1
+	// posenc: rope_scaling.factor is required by rope_type yarn, got missing
+	// [rope_scaling.beta = 1: is not a key of rope_type linear; transformers warns and ignores it]
 }
 
 func ExampleDecoupledScore() {

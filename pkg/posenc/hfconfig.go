@@ -19,7 +19,8 @@ type ModelPositions struct {
 	// multimodal config).
 	ModelType string
 	// MaxPositions is max_position_embeddings: the context the model is
-	// configured for (after any extension).
+	// configured for (after any extension); 0 for a model without
+	// positions whose config has none (Kimi Linear, Nemotron-H).
 	MaxPositions int
 	// TrainedLen is the context the position scaling starts from: the
 	// original_max_position_embeddings of the scaling, or MaxPositions
@@ -34,6 +35,14 @@ type ModelPositions struct {
 	Decoupled *DecoupledHead
 	// Layers holds one entry per layer, in order.
 	Layers []LayerPositions
+	// Ignored are the config's top-level fields the reader did not read
+	// (vocab_size, intermediate_size, …, and harmless ones in
+	// ignoredPositionFields), sorted: they have no bearing on positions.
+	Ignored []string
+	// Warnings are the settings transformers accepts with a warning (a
+	// value it ignores, a fallback it takes), one message each naming the
+	// field; the reader went on as transformers does.
+	Warnings []string
 }
 
 // DecoupledHead describes the query/key heads of multi-head latent
@@ -46,7 +55,9 @@ type DecoupledHead struct {
 // LayerPositions is how one layer sees positions.
 type LayerPositions struct {
 	// Type is the layer's entry of layer_types: full_attention,
-	// sliding_attention, chunked_attention or linear_attention.
+	// sliding_attention, chunked_attention or linear_attention; "hybrid"
+	// for Falcon-H1, whose every layer runs attention (with RoPE) beside a
+	// Mamba-2 mixer.
 	Type string
 	// RoPE is the layer's rotary embedding, or nil for a layer that uses no
 	// position encoding at all (NoPE; a linear-attention layer).
@@ -55,6 +66,17 @@ type LayerPositions struct {
 	// (sliding_window) or the chunk of a chunked_attention layer
 	// (attention_chunk_size); 0 for full attention.
 	Window int
+	// Indexer is the rotation of the lightning indexer of DeepSeek Sparse
+	// Attention on this layer, nil for a layer without one: the layer's
+	// frequencies, in the indexer's own pair layout (DeepSeek-V3.2 rotates
+	// its indexer in halves while its MLA rotates adjacent pairs; GLM-5
+	// rotates both in adjacent pairs).
+	Indexer *RoPE
+	// Sinks is set when the layer's softmax has a learned sink logit per
+	// head (gpt-oss, DeepSeek-V4: an extra logit that takes attention mass
+	// whatever the positions, so a head can attend to nothing). The
+	// values are weights; the config says only that the model has them.
+	Sinks bool
 	// Temperature, when set, scales the queries of this layer with the
 	// position (Llama 4's attn_temperature_tuning on its NoPE layers).
 	Temperature *AttentionTemperature
@@ -69,13 +91,23 @@ type LayerPositions struct {
 // which is 1 for the first FloorScale−1 positions and grows with the log of
 // the position after: without positions, attention over more keys gets
 // flatter, and a sharper softmax makes up for it.
+//
+// Ministral 3 scales the queries of every layer the same way, from
+// position 0 rather than 1 (FromZero): its get_llama_4_attn_scale is
+// 1 + llama_4_scaling_beta·log(1 + ⌊p / original_max_position_embeddings⌋).
 type AttentionTemperature struct {
 	Scale, FloorScale float64
+	// FromZero floors p/FloorScale instead of (p+1)/FloorScale.
+	FromZero bool
 }
 
 // At returns the factor on the query at position pos.
 func (t AttentionTemperature) At(pos int) float64 {
-	return math.Log1p(math.Floor((float64(pos)+1)/t.FloorScale))*t.Scale + 1
+	p := float64(pos) + 1
+	if t.FromZero {
+		p--
+	}
+	return math.Log1p(math.Floor(p/t.FloorScale))*t.Scale + 1
 }
 
 // ReadHFConfig reads a Hugging Face config.json file; see ParseHFConfig.
@@ -87,22 +119,28 @@ func ReadHFConfig(path string) (*ModelPositions, error) {
 	return ParseHFConfig(data)
 }
 
-// ParseHFConfig reads the position settings of a Hugging Face config.json:
-// rope_theta, rope_scaling (the older form) or rope_parameters (the newer
-// one, flat or nested per layer type), partial_rotary_factor, head_dim,
-// layer_types, no_rope_layers, sliding_window, attention_chunk_size,
-// original_max_position_embeddings, Llama 4's attention temperature and
-// DeepSeek's decoupled heads, as transformers v5 does. A multimodal
-// config's text_config is read instead of its top level.
+// ParseHFConfig reads the position settings of a Hugging Face config.json
+// as transformers v5 does: rope_theta, rope_scaling (the older form) or
+// rope_parameters (the newer one, flat or nested per layer type),
+// partial_rotary_factor (or a configuration class's default for it),
+// head_dim, layer_types (or the rule a class derives them by: Qwen's
+// max_window_layers, sliding_window_pattern, full_attention_interval,
+// Nemotron-H's hybrid_override_pattern, …), no_rope_layers, sliding_window,
+// attention_chunk_size, original_max_position_embeddings, Llama 4's and
+// Ministral 3's query scaling, DeepSeek's decoupled heads and each model
+// type's pair layout. A multimodal config's text_config is read instead of
+// its top level. The JSON may hold NaN and Infinity, as Python writes it.
 //
 // Fields that have nothing to do with positions (vocab_size, …) are
-// ignored. Every other field it does not know — a key of a rope dictionary
-// that the rope_type does not take, an unknown rope_type or layer type, a
-// top-level field whose name mentions rope, rotary, position, theta,
-// window, chunk or layer types — is a *ParamError naming the field and
-// its value, and so is a missing or inconsistent field: no silent default.
+// ignored and listed in Ignored. A top-level field it does not know whose
+// name mentions rope, rotary, position, theta, window, chunk or layer
+// types, an unknown rope_type or layer type, and a missing field that
+// transformers requires, are a *ParamError naming the field, where it was
+// written and its value: no silent default. What transformers accepts
+// with a warning (a key a rope_type does not take, a rope_interleave the
+// model's code does not read) is accepted, and listed in Warnings.
 func ParseHFConfig(data []byte) (*ModelPositions, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(bytes.NewReader(pythonJSON(data)))
 	dec.UseNumber()
 	var top map[string]any
 	if err := dec.Decode(&top); err != nil {
@@ -115,17 +153,34 @@ func ParseHFConfig(data []byte) (*ModelPositions, error) {
 		}
 		top = m
 	}
-	c := hfConfig{fields: top}
+	c := hfConfig{fields: top, warnings: new([]string)}
 	if err := c.checkFields(); err != nil {
 		return nil, err
 	}
-	return c.positions()
+	m, err := c.positions()
+	if err != nil {
+		return nil, err
+	}
+	m.Warnings = slices.Compact(*c.warnings)
+	for k := range c.fields {
+		if !slices.Contains(knownTopLevel, k) {
+			m.Ignored = append(m.Ignored, k)
+		}
+	}
+	slices.Sort(m.Ignored)
+	return m, nil
 }
 
 // hfConfig is a decoded config.json with typed accessors that return a
 // *ParamError naming the field.
 type hfConfig struct {
-	fields map[string]any
+	fields   map[string]any
+	warnings *[]string
+}
+
+// warn records that transformers accepts field's value with a warning.
+func (c hfConfig) warn(field string, value any, what string) {
+	*c.warnings = append(*c.warnings, fmt.Sprintf("%s = %v: %s", field, value, what))
 }
 
 // knownTopLevel are the position fields ParseHFConfig reads, and fields it
@@ -136,8 +191,20 @@ var knownTopLevel = []string{
 	"rope_parameters", "partial_rotary_factor", "layer_types", "no_rope_layers",
 	"no_rope_layer_interval", "sliding_window", "use_sliding_window", "attention_chunk_size",
 	"attn_temperature_tuning", "attn_scale", "floor_scale", "qk_rope_head_dim", "qk_nope_head_dim",
-	"rope_interleave", "global_head_dim", "rope_local_base_freq",
+	"rope_interleave", "global_head_dim", "rope_local_base_freq", "max_window_layers",
+	"rotary_pct", "sliding_window_pattern", "full_attention_interval",
+	"layers_block_type", "hybrid_override_pattern", "position_embedding_type",
+	"indexer_types", "index_topk_pattern", "index_topk_freq", "index_skip_topk_offset",
+	"compress_rope_theta", "compress_ratios", "linear_attn_config",
 }
+
+// ignoredPositionFields are fields whose names sound like positions but
+// that transformers' code for the model types that ship them does not read
+// for the text model's positions: Qwen2 and Qwen2.5's use_mrope (the text
+// model has no multimodal RoPE; Qwen2-VL's is a separate model type), and
+// gpt-oss's initial_context_length (its rope_scaling holds the same length
+// as original_max_position_embeddings).
+var ignoredPositionFields = []string{"use_mrope", "initial_context_length"}
 
 // positionWords mark a top-level field as being about positions: such a
 // field that ParseHFConfig does not know is an error, not ignored.
@@ -145,7 +212,7 @@ var positionWords = []string{"rope", "rotary", "position", "theta", "window", "c
 
 func (c hfConfig) checkFields() error {
 	for k, v := range c.fields {
-		if slices.Contains(knownTopLevel, k) {
+		if slices.Contains(knownTopLevel, k) || slices.Contains(ignoredPositionFields, k) {
 			continue
 		}
 		for _, w := range positionWords {
@@ -186,7 +253,7 @@ func (c hfConfig) boolean(key string) (bool, error) {
 func jsonInt(key string, v any) (int, error) {
 	n, ok := v.(json.Number)
 	if !ok {
-		return 0, validate.Err(key, v, "must be a positive integer")
+		return 0, validate.Err(key, shown(v), "must be a positive integer")
 	}
 	i, err := n.Int64()
 	if err != nil || i <= 0 || i > validate.MaxPosition {
@@ -198,6 +265,9 @@ func jsonInt(key string, v any) (int, error) {
 func jsonFloat(key string, v any) (float64, error) {
 	n, ok := v.(json.Number)
 	if !ok {
+		if s := shown(v); s != v {
+			return 0, validate.Err(key, s, "must be a finite number")
+		}
 		return 0, validate.Err(key, v, "must be a number")
 	}
 	f, err := n.Float64()
@@ -212,12 +282,15 @@ func jsonFloat(key string, v any) (float64, error) {
 const maxLayers = 1 << 16
 
 // layerKinds are the layer_types entries ParseHFConfig knows.
-var layerKinds = []string{"full_attention", "sliding_attention", "chunked_attention", "linear_attention"}
+var layerKinds = []string{"full_attention", "sliding_attention", "chunked_attention", "linear_attention", "hybrid", "moe", "mlp", "indexed_attention"}
 
 func (c hfConfig) positions() (*ModelPositions, error) {
 	m := &ModelPositions{}
 	var err error
 	if m.ModelType, err = c.str("model_type"); err != nil {
+		return nil, err
+	}
+	if err := c.aliasLayerTypes(m.ModelType); err != nil {
 		return nil, err
 	}
 	n, err := c.integer("num_hidden_layers")
@@ -227,8 +300,27 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	if n > maxLayers {
 		return nil, validate.Err("num_hidden_layers", n, fmt.Sprintf("must be <= %d", maxLayers))
 	}
-	if m.MaxPositions, err = c.integer("max_position_embeddings"); err != nil {
+	if !c.has("max_position_embeddings") && (m.ModelType == "kimi_linear" || m.ModelType == "nemotron_h") {
+		// No layer of these models has positions to bound: their
+		// classes accept a config without it (KimiLinearConfig's is None).
+		m.MaxPositions = 0
+	} else if m.MaxPositions, err = c.integer("max_position_embeddings"); err != nil {
 		return nil, err
+	}
+	if m.ModelType == "deepseek_v4" {
+		if err := c.deepseekV4(m, n); err != nil {
+			return nil, err
+		}
+		m.TrainedLen = m.MaxPositions
+		if orig := m.Layers[0].RoPE.Scaling.OriginalLen; orig != 0 {
+			m.TrainedLen = orig
+		}
+		for _, l := range m.Layers {
+			if orig := l.RoPE.Scaling.OriginalLen; orig != 0 {
+				m.TrainedLen = orig
+			}
+		}
+		return m, nil
 	}
 	if m.HeadDim, err = c.headDim(); err != nil {
 		return nil, err
@@ -236,7 +328,7 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	if m.Decoupled, err = c.decoupled(m); err != nil {
 		return nil, err
 	}
-	types, err := c.layerTypes(n)
+	types, err := c.layerTypes(m.ModelType, n)
 	if err != nil {
 		return nil, err
 	}
@@ -249,6 +341,14 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 		return nil, err
 	}
 	temp, err := c.temperature()
+	if err != nil {
+		return nil, err
+	}
+	ropeTemp, err := c.llama4Scaling(m)
+	if err != nil {
+		return nil, err
+	}
+	indexers, err := c.indexerLayers(m.ModelType, n)
 	if err != nil {
 		return nil, err
 	}
@@ -266,9 +366,18 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 		if l.RoPE == nil && temp != nil {
 			l.Temperature = temp
 		}
+		if l.RoPE != nil && ropeTemp != nil {
+			l.Temperature = ropeTemp
+		}
+		if l.RoPE != nil && indexers != nil && indexers[i] {
+			ix := *l.RoPE
+			ix.Layout = indexerLayout[m.ModelType]
+			l.Indexer = &ix
+		}
 		if l.Window, err = c.window(t); err != nil {
 			return nil, err
 		}
+		l.Sinks = sinkModels[m.ModelType] && attends(t)
 		m.Layers[i] = l
 	}
 	return m, nil
@@ -316,27 +425,53 @@ func (c hfConfig) decoupled(m *ModelPositions) (*DecoupledHead, error) {
 	return &DecoupledHead{NopeDim: nope, RopeDim: rope}, nil
 }
 
-// layerTypes returns layer_types, checked, or the implied list when it is
-// absent: every layer sliding when sliding_window is set (and
-// use_sliding_window is not false), else every layer full.
-func (c hfConfig) layerTypes(n int) ([]string, error) {
-	if !c.has("layer_types") {
-		t := "full_attention"
-		if c.has("sliding_window") {
-			use := true
-			if c.has("use_sliding_window") {
-				var err error
-				if use, err = c.boolean("use_sliding_window"); err != nil {
-					return nil, err
-				}
-			}
-			if use {
-				t = "sliding_attention"
+// layerTypes returns layer_types, checked, or the list the model type's
+// configuration class derives when it is absent (windowedLayers).
+func (c hfConfig) layerTypes(modelType string, n int) ([]string, error) {
+	if !c.has("layer_types") && modelType == "kimi_linear" {
+		return c.kimiLinearTypes(n)
+	}
+	if !c.has("layer_types") && (modelType == "deepseek_v32" || modelType == "glm_moe_dsa") {
+		// DeepseekV32Config and GlmMoeDsaConfig: every layer is
+		// indexed_attention (configuration_deepseek_v32.py:134–135).
+		return slices.Repeat([]string{"indexed_attention"}, n), nil
+	}
+	if !c.has("layer_types") && modelType == "falcon_h1" {
+		// FalconH1Config.layers_block_type (its layer_types): every layer
+		// "hybrid", attention with RoPE beside a Mamba-2 mixer.
+		return slices.Repeat([]string{"hybrid"}, n), nil
+	}
+	if !c.has("layer_types") && (modelType == "qwen3_next" || modelType == "qwen3_5_text" || modelType == "qwen3_5_moe_text") {
+		// Qwen3NextConfig (configuration_qwen3_next.py:126–131), and
+		// Qwen3.5's: every full_attention_interval-th layer (default 4)
+		// is full attention, the others Gated DeltaNet.
+		interval := 4
+		if c.has("full_attention_interval") {
+			var err error
+			if interval, err = c.integer("full_attention_interval"); err != nil {
+				return nil, err
 			}
 		}
 		out := make([]string, n)
 		for i := range out {
-			out[i] = t
+			out[i] = "linear_attention"
+			if (i+1)%interval == 0 {
+				out[i] = "full_attention"
+			}
+		}
+		return out, nil
+	}
+	if !c.has("layer_types") {
+		sliding, err := c.windowedLayers(modelType, n)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]string, n)
+		for i := range out {
+			out[i] = "full_attention"
+			if sliding[i] {
+				out[i] = "sliding_attention"
+			}
 		}
 		return out, nil
 	}
@@ -347,12 +482,65 @@ func (c hfConfig) layerTypes(n int) ([]string, error) {
 	out := make([]string, n)
 	for i, v := range list {
 		s, ok := v.(string)
+		if r, legacy := legacyLayerTypes[s]; legacy {
+			s = r
+		}
 		if !ok || !slices.Contains(layerKinds, s) {
 			return nil, validate.Err(fmt.Sprintf("layer_types[%d]", i), v, "must be one of "+strings.Join(layerKinds, ", "))
 		}
 		out[i] = s
 	}
 	return out, nil
+}
+
+// legacyLayerTypes are the older layer type names transformers renames
+// (configuration_utils.py:94, _LEGACY_LAYER_TYPE_REMAP).
+var legacyLayerTypes = map[string]string{"mamba": "linear_attention", "attention": "full_attention",
+	"deepseek_sparse_attention": "indexed_attention"}
+
+// hybridPatternTypes maps Nemotron-H's hybrid_override_pattern characters
+// to layer types (configuration_nemotron_h.py:281): a Mamba-2 mixer, a
+// mixture of experts, attention and an MLP.
+var hybridPatternTypes = map[rune]string{'M': "linear_attention", 'E': "moe", '*': "full_attention", '-': "mlp"}
+
+// aliasLayerTypes reads the names a configuration class maps to
+// layer_types: layers_block_type (GraniteMoeHybrid, Nemotron-H's
+// attribute_map) and Nemotron-H's hybrid_override_pattern, whose length
+// is then the number of layers (NemotronHConfig.num_hidden_layers).
+func (c hfConfig) aliasLayerTypes(modelType string) error {
+	if c.has("layers_block_type") && !c.has("layer_types") {
+		c.fields["layer_types"] = c.fields["layers_block_type"]
+	}
+	if modelType != "nemotron_h" {
+		return nil
+	}
+	if list, ok := c.fields["layer_types"].([]any); ok {
+		// NemotronHConfig.num_hidden_layers is len(layers_block_type);
+		// a num_hidden_layers that differs is ignored with a warning.
+		if c.has("num_hidden_layers") && fmt.Sprint(c.fields["num_hidden_layers"]) != fmt.Sprint(len(list)) {
+			c.warn("num_hidden_layers", c.fields["num_hidden_layers"], fmt.Sprintf("Nemotron-H counts its layer types instead (%d)", len(list)))
+		}
+		c.fields["num_hidden_layers"] = json.Number(fmt.Sprint(len(list)))
+		return nil
+	}
+	if !c.has("hybrid_override_pattern") {
+		return nil
+	}
+	pattern, err := c.str("hybrid_override_pattern")
+	if err != nil {
+		return err
+	}
+	var list []any
+	for i, r := range pattern {
+		t, ok := hybridPatternTypes[r]
+		if !ok {
+			return validate.Err(fmt.Sprintf("hybrid_override_pattern[%d]", i), string(r), "must be one of M (Mamba), E (MoE), * (attention), - (MLP)")
+		}
+		list = append(list, t)
+	}
+	c.fields["layer_types"] = list
+	c.fields["num_hidden_layers"] = json.Number(fmt.Sprint(len(list)))
+	return nil
 }
 
 // noRoPELayers reads no_rope_layers (Llama 4, SmolLM3): entry i is 1 when
@@ -396,15 +584,40 @@ func (c hfConfig) noRoPELayers(n int) ([]bool, error) {
 }
 
 // ropeSkipped reports the layer types a model's code runs without RoPE
+// (Mamba, MoE and MLP blocks have no attention; Nemotron-H's attention has
+// no positions; Granite-4.0-H's has RoPE only when
+// position_embedding_type is "rope")
 // whatever the config says: Cohere2's full-attention layers (HF's
-// Cohere2Attention rotates only when the layer has a sliding window) and
+// Cohere2Attention rotates only when the layer has a sliding window),
+// EXAONE 4's global layers when it has sliding ones, and
 // linear-attention layers (Qwen3.5's Gated DeltaNet has no rotary
 // embedding).
 func (c hfConfig) ropeSkipped(modelType, layerType string) bool {
-	if layerType == "linear_attention" {
+	if layerType == "linear_attention" || layerType == "moe" || layerType == "mlp" {
 		return true
 	}
-	return modelType == "cohere2" && layerType != "sliding_attention"
+	switch modelType {
+	case "kimi_linear":
+		// KimiLinearAttention is MLA "with NoPE": no rotary embedding
+		// anywhere (modeling_kimi_linear.py:192).
+		return true
+	case "nemotron_h":
+		// NemotronHModel builds no rotary embedding: its attention
+		// layers get position_embeddings None (modeling_nemotron_h.py).
+		return true
+	case "granitemoehybrid":
+		// GraniteMoeHybridModel: rotary_emb only when
+		// position_embedding_type == "rope" (modeling_granitemoehybrid.py:1167).
+		return c.fields["position_embedding_type"] != "rope"
+	case "cohere2":
+		return layerType != "sliding_attention"
+	case "exaone4":
+		// Exaone4Attention: if self.sliding_window is None or
+		// self.is_sliding: apply_rotary_pos_emb (modeling_exaone4.py:234):
+		// with windows, the global layers have no RoPE.
+		return layerType != "sliding_attention" && c.has("sliding_window")
+	}
+	return false
 }
 
 // window returns a layer type's span: sliding_window or
@@ -446,4 +659,161 @@ func (c hfConfig) temperature() (*AttentionTemperature, error) {
 		return nil, validate.Err("floor_scale", floor, "must be > 0")
 	}
 	return &AttentionTemperature{Scale: scale, FloorScale: floor}, nil
+}
+
+// llama4Scaling reads llama_4_scaling_beta from a flat rope dictionary
+// (Ministral 3, Mistral 3): every RoPE layer's queries are scaled by
+// 1 + β·log(1 + ⌊p / original_max_position_embeddings⌋)
+// (modeling_ministral3.py:105, get_llama_4_attn_scale).
+func (c hfConfig) llama4Scaling(m *ModelPositions) (*AttentionTemperature, error) {
+	for _, key := range []string{"rope_parameters", "rope_scaling"} {
+		d, ok := c.fields[key].(map[string]any)
+		if !ok {
+			continue
+		}
+		v, ok := d["llama_4_scaling_beta"]
+		if !ok || v == nil {
+			continue
+		}
+		beta, err := jsonFloat(key+".llama_4_scaling_beta", v)
+		if err != nil {
+			return nil, err
+		}
+		orig, ok := d["original_max_position_embeddings"]
+		if !ok {
+			return nil, validate.Err(key+".original_max_position_embeddings", "missing", "is required with llama_4_scaling_beta")
+		}
+		floor, err := jsonInt(key+".original_max_position_embeddings", orig)
+		if err != nil {
+			return nil, err
+		}
+		return &AttentionTemperature{Scale: beta, FloorScale: float64(floor), FromZero: true}, nil
+	}
+	return nil, nil
+}
+
+// indexerLayout is the pair layout of the lightning indexer's rotation:
+// DeepseekV32Indexer calls apply_rotary_pos_emb, halves
+// (modeling_deepseek_v32.py:219, "The indexer uses NON-interleaved
+// (half-split) RoPE"); GlmMoeDsaIndexer apply_rotary_pos_emb_interleave
+// (modeling_glm_moe_dsa.py:221).
+var indexerLayout = map[string]Layout{"deepseek_v32": Halves, "glm_moe_dsa": Interleaved}
+
+// indexerLayers reports which layers run their own lightning indexer: every
+// layer of DeepSeek-V3.2; for GLM-5 the layers whose indexer_types entry
+// is "full" (a "shared" layer reuses the previous layer's top-k), from
+// indexer_types, or index_topk_pattern (F/S), or else index_topk_freq
+// (default 1) and index_skip_topk_offset (default 2) as
+// GlmMoeDsaConfig.__post_init__ derives them.
+func (c hfConfig) indexerLayers(modelType string, n int) ([]bool, error) {
+	out := make([]bool, n)
+	switch modelType {
+	case "deepseek_v32":
+		for i := range out {
+			out[i] = true
+		}
+		return out, nil
+	case "glm_moe_dsa":
+	default:
+		return nil, nil
+	}
+	if c.has("indexer_types") || c.has("index_topk_pattern") {
+		key := "indexer_types"
+		if !c.has(key) {
+			key = "index_topk_pattern"
+		}
+		var entries []string
+		switch v := c.fields[key].(type) {
+		case string:
+			for _, r := range v {
+				entries = append(entries, map[rune]string{'F': "full", 'S': "shared"}[r])
+			}
+		case []any:
+			for _, e := range v {
+				s, _ := e.(string)
+				entries = append(entries, s)
+			}
+		}
+		if len(entries) != n {
+			return nil, validate.Err(key, c.fields[key], fmt.Sprintf("must give num_hidden_layers (%d) entries", n))
+		}
+		for i, e := range entries {
+			if e != "full" && e != "shared" {
+				return nil, validate.Err(fmt.Sprintf("%s[%d]", key, i), e, "must be full (F) or shared (S)")
+			}
+			out[i] = e == "full"
+		}
+		return out, nil
+	}
+	freq, offset := 1, 2
+	for _, p := range []struct {
+		key string
+		dst *int
+	}{{"index_topk_freq", &freq}, {"index_skip_topk_offset", &offset}} {
+		if c.has(p.key) {
+			v, err := c.nonNegative(p.key)
+			if err != nil {
+				return nil, err
+			}
+			*p.dst = v
+		}
+	}
+	freq = max(freq, 1)
+	for i := range out {
+		out[i] = max(i-offset+1, 0)%freq == 0
+	}
+	return out, nil
+}
+
+// kimiLinearTypes derives Kimi Linear's layer types as KimiLinearConfig
+// does (configuration_kimi_linear.py:126–137): from linear_attn_config's
+// full_attn_layers and kda_layers, numbered from 1, or else every fourth
+// layer from layer 4 (i > 0, i % 4 == 0) full attention and the others
+// Kimi Delta Attention (linear).
+func (c hfConfig) kimiLinearTypes(n int) ([]string, error) {
+	out := make([]string, n)
+	cfg, _ := c.fields["linear_attn_config"].(map[string]any)
+	full, fok := cfg["full_attn_layers"].([]any)
+	kda, kok := cfg["kda_layers"].([]any)
+	if !fok || !kok {
+		for i := range out {
+			out[i] = "linear_attention"
+			if i > 0 && i%4 == 0 {
+				out[i] = "full_attention"
+			}
+		}
+		return out, nil
+	}
+	for _, set := range []struct {
+		key    string
+		layers []any
+		typ    string
+	}{{"full_attn_layers", full, "full_attention"}, {"kda_layers", kda, "linear_attention"}} {
+		for j, v := range set.layers {
+			k, err := jsonInt(fmt.Sprintf("linear_attn_config.%s[%d]", set.key, j), v)
+			if err != nil {
+				return nil, err
+			}
+			if k > n {
+				return nil, validate.Err(fmt.Sprintf("linear_attn_config.%s[%d]", set.key, j), k, fmt.Sprintf("must be a layer number in [1, %d]", n))
+			}
+			out[k-1] = set.typ
+		}
+	}
+	for i, t := range out {
+		if t == "" {
+			return nil, validate.Err("linear_attn_config", fmt.Sprintf("layer %d", i+1), "must place every layer in full_attn_layers or kda_layers")
+		}
+	}
+	return out, nil
+}
+
+// sinkModels are the model types whose every attention layer has learned
+// sink logits (GptOssAttention and DeepseekV4Attention: self.sinks =
+// nn.Parameter(...), modeling_gpt_oss.py:283, modeling_deepseek_v4.py:805).
+var sinkModels = map[string]bool{"gpt_oss": true, "deepseek_v4": true}
+
+// attends reports whether a layer type has attention.
+func attends(layerType string) bool {
+	return layerType != "linear_attention" && layerType != "moe" && layerType != "mlp"
 }

@@ -22,6 +22,16 @@ var ropeKeys = map[string][]string{
 	"proportional": {"factor"},
 }
 
+// defaultPartialRotary is the partial_rotary_factor a configuration class
+// gives its model when the config has none (transformers 5.25.0:
+// kwargs.setdefault("partial_rotary_factor", …) in its __post_init__, e.g.
+// configuration_glm4_moe.py:119 and configuration_qwen3_next.py:124).
+var defaultPartialRotary = map[string]float64{
+	"glm": 0.5, "glm4": 0.5, "glm4_moe": 0.5, "nemotron": 0.5, "persimmon": 0.5, "phi": 0.5,
+	"recurrent_gemma": 0.5, "dots3_note": 0.5,
+	"qwen3_5_text": 0.25, "qwen3_5_moe_text": 0.25, "qwen3_next": 0.25, "stablelm": 0.25, "gpt_neox": 0.25,
+}
+
 // ropeByType returns the RoPE of each layer type the config names, nil for
 // a type whose nested rope_parameters entry is null.
 func (c hfConfig) ropeByType(types []string, m *ModelPositions) (map[string]*RoPE, error) {
@@ -93,6 +103,9 @@ func (c hfConfig) ropeByType(types []string, m *ModelPositions) (map[string]*RoP
 		out["full_attention"], out["sliding_attention"] = full, sliding
 	default:
 		for _, t := range present {
+			if c.ropeSkipped(m.ModelType, t) {
+				continue
+			}
 			r, err := c.rope(key, dict, t, m, false)
 			if err != nil {
 				return nil, err
@@ -131,7 +144,14 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 		if k == "rope_type" || k == "type" || k == "rope_theta" || k == "partial_rotary_factor" || slices.Contains(allowed, k) {
 			continue
 		}
-		return nil, validate.Err(field(k), v, "is not a key of rope_type "+typ)
+		if k == "llama_4_scaling_beta" || (k == "max_position_embeddings" && m.ModelType == "ministral3") {
+			// Read by llama4Scaling; Ministral3Config's
+			// ignore_keys_at_rope_validation holds both.
+			continue
+		}
+		// transformers' _check_received_keys only warns about it
+		// (modeling_rope_utils.py:1174), and no RoPE function reads it.
+		c.warn(field(k), v, "is not a key of rope_type "+typ+"; transformers warns and ignores it")
 	}
 	get := func(k string) (any, bool) { v, ok := d[k]; return v, ok && v != nil }
 	num := func(k string) (float64, error) {
@@ -150,29 +170,50 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 
 	// rope_theta: the dictionary's, else the top-level field (HF's
 	// standardize_rope_params); never a silent 10000.
+	// Each value is named by where it was written: "rope_theta" at the top
+	// level, "rope_parameters.rope_theta" inside the dictionary.
 	var base float64
 	var err error
+	thetaField := "rope_theta"
 	if _, ok := get("rope_theta"); ok {
+		thetaField = field("rope_theta")
 		base, err = num("rope_theta")
 	} else if c.has("rope_theta") {
 		base, err = c.float("rope_theta")
+	} else if t, ok := defaultTheta(m.ModelType); ok {
+		// transformers takes the class's default; so does the reader,
+		// and says so.
+		base = t
+		c.warn("rope_theta", "missing", fmt.Sprintf("transformers' %s configuration uses its default %g", m.ModelType, t))
 	} else {
-		return nil, validate.Err("rope_theta", "missing", "must be given (top level or in "+name+")")
+		return nil, validate.Err("rope_theta", "missing", "must be given (top level or in "+name+"): "+m.ModelType+"'s default is per layer kind")
 	}
 	if err != nil {
 		return nil, err
 	}
+	if !(base > 1) {
+		return nil, validate.Err(thetaField, base, "must be > 1 (the RoPE base)")
+	}
 	prf := 1.0
+	prfField := "partial_rotary_factor"
 	if _, ok := get("partial_rotary_factor"); ok {
+		prfField = field("partial_rotary_factor")
 		prf, err = num("partial_rotary_factor")
 	} else if c.has("partial_rotary_factor") {
 		prf, err = c.float("partial_rotary_factor")
+	} else if m.ModelType == "gpt_neox" && c.has("rotary_pct") {
+		// GPTNeoXConfig: rope_parameters.setdefault("partial_rotary_factor",
+		// kwargs.pop("rotary_pct", 0.25)).
+		prfField = "rotary_pct"
+		prf, err = c.float("rotary_pct")
+	} else if def, ok := defaultPartialRotary[m.ModelType]; ok {
+		prf = def
 	}
 	if err != nil {
 		return nil, err
 	}
 	if prf <= 0 || prf > 1 {
-		return nil, validate.Err("partial_rotary_factor", prf, "must be in (0, 1]")
+		return nil, validate.Err(prfField, prf, "must be in (0, 1]")
 	}
 
 	headDim := m.HeadDim
@@ -183,19 +224,20 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 			return nil, err
 		}
 	}
-	r := NewRoPE(headDim).WithBase(base).WithLayout(Halves)
-	if c.has("rope_interleave") {
-		il, err := c.boolean("rope_interleave")
-		if err != nil {
-			return nil, err
-		}
-		if il {
-			r = r.WithLayout(Interleaved)
-		}
+	layout, err := c.pairLayout(m.ModelType)
+	if err != nil {
+		return nil, err
 	}
+	r := NewRoPE(headDim).WithBase(base).WithLayout(layout)
 	if typ != "proportional" {
-		// HF: dim = int(head_dim * partial_rotary_factor).
-		if rot := int(float64(headDim) * prf); rot != headDim {
+		// HF: dim = int(head_dim * partial_rotary_factor). A factor that
+		// leaves no pair to rotate is an error here: transformers would
+		// build an empty inv_freq and rotate nothing, silently.
+		rot := int(float64(headDim) * prf)
+		if rot < 2 {
+			return nil, validate.Err(prfField, prf, fmt.Sprintf("must leave at least one pair to rotate (head_dim %d × factor = %d dimensions)", headDim, rot))
+		}
+		if rot != headDim {
 			r = r.WithRotaryDim(rot)
 		}
 	}
@@ -213,17 +255,20 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 		}
 		return m.MaxPositions, nil
 	}
-	// original_max_position_embeddings and factor, or max_position_embeddings
-	// / original when factor is absent (HF's YaRN and LongRoPE).
+	// original_max_position_embeddings and factor, or, for LongRoPE alone,
+	// max_position_embeddings / original when factor is absent
+	// (_compute_longrope_parameters; transformers warns). YaRN requires
+	// factor: _check_received_keys raises a KeyError naming it.
 	origAndFactor := func() (int, float64, error) {
 		l0, err := orig()
 		if err != nil {
 			return 0, 0, err
 		}
-		if _, ok := get("factor"); ok {
+		if _, ok := get("factor"); ok || typ != "longrope" {
 			f, err := num("factor")
 			return l0, f, err
 		}
+		c.warn(field("factor"), "missing", "transformers uses max_position_embeddings / original_max_position_embeddings")
 		return l0, float64(m.MaxPositions) / float64(l0), nil
 	}
 
@@ -326,4 +371,19 @@ func floatList(key string, v any) ([]float64, error) {
 		out[i] = f
 	}
 	return out, nil
+}
+
+// defaultTheta returns the RoPE base transformers gives a config of
+// modelType without rope_theta: classTheta's, else PreTrainedConfig's
+// default_theta, 10000; false for the model types whose default depends
+// on the layer kind.
+func defaultTheta(modelType string) (float64, bool) {
+	switch modelType {
+	case "gemma3_text", "gemma3n_text", "modernbert", "modernbert-decoder", "neomme", "t5gemma2_decoder", "t5gemma2_text":
+		return 0, false
+	}
+	if t, ok := classTheta[modelType]; ok {
+		return t, true
+	}
+	return 10000, true
 }

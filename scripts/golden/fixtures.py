@@ -7,7 +7,9 @@ deepseek-v3, phi-3.5-mini) are not touched.
 Usage: python fixtures.py OUT_DIR
 """
 
+import inspect
 import json
+import os
 import re
 import sys
 
@@ -25,6 +27,19 @@ DEFAULTS = {
     "cohere2": "Cohere2Config",
 }
 
+# The 2025-26 designs, written into designs/: fixture name -> config class.
+DESIGNS = {
+    "qwen3-next-80b-a3b": "Qwen3NextConfig",
+    "exaone-4.0-32b": "Exaone4Config",
+    "falcon-h1-1.5b-deep": "FalconH1Config",
+    "ministral-3-8b": "Ministral3Config",
+    "nemotron-3-nano-30b-a3b": "NemotronHConfig",
+    "deepseek-v3.2-exp": "DeepseekV32Config",
+    "glm-5": "GlmMoeDsaConfig",
+    "deepseek-v4-flash-base": "DeepseekV4Config",
+    "kimi-linear-48b-a3b": "KimiLinearConfig",
+}
+
 # The fields of a config that decide positions (and the head size they
 # depend on); everything else of a config.json is left out.
 KEYS = [
@@ -33,7 +48,8 @@ KEYS = [
     "rope_parameters", "partial_rotary_factor", "layer_types", "no_rope_layers",
     "no_rope_layer_interval", "sliding_window", "use_sliding_window", "attention_chunk_size",
     "attn_temperature_tuning", "attn_scale", "floor_scale", "qk_rope_head_dim", "qk_nope_head_dim",
-    "rope_interleave", "global_head_dim",
+    "rope_interleave", "global_head_dim", "sliding_window_pattern", "layers_block_type",
+    "position_embedding_type", "indexer_types", "compress_rope_theta",
 ]
 
 # Defaults a class applies in code rather than keeping as an attribute.
@@ -45,14 +61,16 @@ EXTRA = {
 
 
 def main(out):
-    for name, cls_name in DEFAULTS.items():
+    os.makedirs(f"{out}/designs", exist_ok=True)
+    for name, cls_name in list(DEFAULTS.items()) + [("designs/" + n, c) for n, c in DESIGNS.items()]:
         cls = getattr(transformers, cls_name)
         cfg = cls().to_dict()
         fixture = {k: cfg[k] for k in KEYS if k in cfg and cfg[k] is not None}
         fixture["model_type"] = cls.model_type
         fixture.update(EXTRA.get(name, {}))
         doc = " ".join((cls.__doc__ or "").split())
-        m = re.search(r"configuration to that of the \[([^\]]+)\]", doc)
+        m = re.search(r"configuration to that of the \[([^\]]+)\]", doc) or re.search(
+            r'checkpoint="([^"]+)"', inspect.getsource(inspect.getmodule(cls)))
         print(f"{name}: {cls_name}() of transformers {transformers.__version__}, documented as {m.group(1) if m else '?'}")
         with open(f"{out}/{name}.json", "w") as f:
             json.dump(fixture, f, indent=2)

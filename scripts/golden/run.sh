@@ -3,7 +3,7 @@
 # transformers itself (make golden), or the proof that the committed ones
 # reproduce (make golden-check, run.sh --check).
 #
-# It installs transformers 5.24.0 and torch 2.15.0, pinned and hash-locked
+# It installs transformers 5.25.0 and torch 2.15.0, pinned and hash-locked
 # (requirements.txt, from requirements.in by lock.sh), into the course's own
 # .tools/golden-venv (COURSE_TOOLS/golden-venv when set) once, with uv and
 # --require-hashes, wheels only. PyPI's Linux torch is a CUDA build that
@@ -67,6 +67,8 @@ if [ "$check" = 1 ]; then
 	for f in "$FIXTURES"/*.json; do
 		[ "$(basename "$f")" = golden.json ] || cp "$f" "$out/"
 	done
+	cp -r "$FIXTURES/full" "$out/full"
+	mkdir -p "$out/designs"
 fi
 start=$(date +%s)
 export PYTHONWARNINGS=ignore TRANSFORMERS_VERBOSITY=error HF_HUB_OFFLINE=1

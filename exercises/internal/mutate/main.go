@@ -151,14 +151,25 @@ func scratchModule(root, dir string) error {
 }
 
 // copyPackage copies the files of one package directory (its Go and
-// assembly files and whatever they embed, not its tests or subdirectories).
+// assembly files and whatever they embed, not its tests or the packages
+// below it): a subdirectory without Go files is data it may embed
+// (pkg/posenc/modelconfigs/full), and is copied whole.
 func copyPackage(dst, src string) error {
 	entries, err := os.ReadDir(src)
 	if err != nil {
 		return err
 	}
 	for _, en := range entries {
-		if en.IsDir() || strings.HasSuffix(en.Name(), "_test.go") {
+		if en.IsDir() {
+			sub := filepath.Join(src, en.Name())
+			if goFiles, _ := filepath.Glob(filepath.Join(sub, "*.go")); len(goFiles) == 0 {
+				if err := copyPackage(filepath.Join(dst, en.Name()), sub); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if strings.HasSuffix(en.Name(), "_test.go") {
 			continue
 		}
 		if err := cli.CopyFile(filepath.Join(dst, en.Name()), filepath.Join(src, en.Name())); err != nil {

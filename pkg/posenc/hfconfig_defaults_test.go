@@ -1,0 +1,164 @@
+package posenc
+
+import (
+	"strings"
+	"testing"
+)
+
+// Line numbers below are those of transformers 5.25.0, the version the
+// golden file is written with (scripts/golden/requirements.in).
+
+// TestParseHFConfigPairLayout: the pair layout each model type is rotated
+// with in transformers, with or without rope_interleave in its config.
+func TestParseHFConfigPairLayout(t *testing.T) {
+	const mla = `"num_hidden_layers": 1, "hidden_size": 2048, "num_attention_heads": 16, "max_position_embeddings": 4096,
+		"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "rope_theta": 10000.0`
+	cases := []struct {
+		name, cfg string
+		want      Layout
+		warns     bool
+	}{
+		// models/deepseek_v2/modeling_deepseek_v2.py:263, apply_rotary_emb:
+		// torch.view_as_complex(xq.float().reshape(*xq.shape[:-1], -1, 2)),
+		// adjacent pairs, and DeepseekV2Attention never reads rope_interleave.
+		{"deepseek_v2", `{"model_type": "deepseek_v2", ` + mla + `}`, Interleaved, false},
+		{"deepseek_v2 ignores rope_interleave", `{"model_type": "deepseek_v2", ` + mla + `, "rope_interleave": false}`, Interleaved, true},
+		// models/deepseek_v3/configuration_deepseek_v3.py:115,
+		// rope_interleave: bool | None = True; modeling_deepseek_v3.py:437,
+		// if self.config.rope_interleave: apply_rotary_pos_emb_interleave.
+		{"deepseek_v3 default", `{"model_type": "deepseek_v3", ` + mla + `}`, Interleaved, false},
+		{"deepseek_v3 false", `{"model_type": "deepseek_v3", ` + mla + `, "rope_interleave": false}`, Halves, false},
+		// models/llama4/modeling_llama4.py:233, apply_rotary_emb: view_as_complex.
+		{"llama4", `{"model_type": "llama4_text", "num_hidden_layers": 1, "head_dim": 128, "max_position_embeddings": 4096, "rope_theta": 5e5}`, Interleaved, false},
+		// models/cohere2/modeling_cohere2.py:144, rotate_half: x[..., ::2], x[..., 1::2].
+		{"cohere2", `{"model_type": "cohere2", "num_hidden_layers": 1, "head_dim": 128, "max_position_embeddings": 4096,
+			"rope_theta": 5e4, "layer_types": ["sliding_attention"], "sliding_window": 4096}`, Interleaved, false},
+		// models/glm4/modeling_glm4.py:153, rotate_half: x[..., 0::2].
+		{"glm4", `{"model_type": "glm4", "num_hidden_layers": 1, "head_dim": 128, "max_position_embeddings": 4096, "rope_theta": 1e4}`, Interleaved, false},
+		// models/llama/modeling_llama.py rotate_half: halves; a rope_interleave
+		// there is ignored by transformers, so here too, with a warning.
+		{"llama", `{"model_type": "llama", "num_hidden_layers": 1, "head_dim": 128, "max_position_embeddings": 4096, "rope_theta": 5e5}`, Halves, false},
+		{"llama ignores rope_interleave", `{"model_type": "llama", "num_hidden_layers": 1, "head_dim": 128, "max_position_embeddings": 4096,
+			"rope_theta": 5e5, "rope_interleave": true}`, Halves, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := mustParse(t, c.cfg)
+			if got := m.Layers[0].RoPE.Layout; got != c.want {
+				t.Errorf("layout %v; transformers rotates %v", got, c.want)
+			}
+			if (len(m.Warnings) > 0) != c.warns || (c.warns && !strings.Contains(m.Warnings[0], "rope_interleave")) {
+				t.Errorf("warnings %q; want a rope_interleave warning: %v", m.Warnings, c.warns)
+			}
+		})
+	}
+}
+
+// TestParseHFConfigRequired: what transformers raises on is an error here,
+// named by the field and where it was written; what it only warns about is
+// a warning.
+func TestParseHFConfigRequired(t *testing.T) {
+	const base = `"model_type": "llama", "num_hidden_layers": 2, "head_dim": 64, "max_position_embeddings": 4096`
+	cases := []struct {
+		name, cfg    string
+		param, value string
+	}{
+		// modeling_rope_utils.py:982, _validate_yarn_rope_parameters:
+		// required_keys = {"rope_type", "factor", ...}; :1170 raises
+		// KeyError("Missing required keys in `rope_parameters` ...").
+		{"yarn without factor", `{` + base + `, "rope_theta": 1e4, "rope_parameters": {"rope_type": "yarn", "original_max_position_embeddings": 1024}}`,
+			"rope_parameters.factor", "missing"},
+		{"yarn without factor, older form", `{` + base + `, "rope_theta": 1e4, "rope_scaling": {"type": "yarn"}}`, "rope_scaling.factor", "missing"},
+		// HF's dim = int(head_dim * partial_rotary_factor)
+		// (modeling_rope_utils.py:181, models/phi/modeling_phi.py:64) is 0
+		// here: an empty inv_freq that rotates nothing.
+		{"no rotated pair", `{` + base + `, "rope_theta": 1e4, "partial_rotary_factor": 0.001}`, "partial_rotary_factor", "0.001"},
+		{"no rotated pair in dict", `{` + base + `, "rope_parameters": {"rope_theta": 1e4, "partial_rotary_factor": 0.01}}`,
+			"rope_parameters.partial_rotary_factor", "0.01"},
+		// The field and where it was written.
+		{"negative top-level theta", `{` + base + `, "rope_theta": -5}`, "rope_theta", "-5"},
+		{"negative theta in dict", `{` + base + `, "rope_parameters": {"rope_type": "default", "rope_theta": -5}}`, "rope_parameters.rope_theta", "-5"},
+		{"theta 1 in older form", `{` + base + `, "rope_scaling": {"rope_type": "linear", "factor": 2, "rope_theta": 1}}`, "rope_scaling.rope_theta", "1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { wantFieldError(t, c.cfg, c.param, c.value) })
+	}
+
+	// LongRoPE without factor: transformers takes max / original and warns
+	// (modeling_rope_utils.py:577, if factor is None: factor =
+	// config.max_position_embeddings / original_max_position_embeddings).
+	m := mustParse(t, `{`+base+`, "rope_theta": 1e4, "original_max_position_embeddings": 1024,
+		"rope_scaling": {"type": "longrope", "short_factor": [`+strings.Repeat("1, ", 31)+`1], "long_factor": [`+strings.Repeat("2, ", 31)+`2]}}`)
+	if f := m.Layers[0].RoPE.Scaling.Factor; f != 4 || len(m.Warnings) != 1 || !strings.HasPrefix(m.Warnings[0], "rope_scaling.factor") {
+		t.Errorf("longrope without factor: factor %v, warnings %q; want 4 and one warning naming rope_scaling.factor", f, m.Warnings)
+	}
+}
+
+// TestParseHFConfigWholeFile: a config as Python's json writes it (NaN,
+// Infinity) and as released (fields with no bearing on positions) reads;
+// an unknown field that could change positions is an error naming it.
+func TestParseHFConfigWholeFile(t *testing.T) {
+	m := mustParse(t, `{"model_type": "qwen2", "num_hidden_layers": 2, "hidden_size": 256, "num_attention_heads": 2,
+		"max_position_embeddings": 32768, "rope_theta": 1000000.0, "vocab_size": 151936, "torch_dtype": "bfloat16",
+		"use_mrope": false, "max_window_layers": 28, "sliding_window": 32768, "use_sliding_window": false,
+		"clamp": NaN, "limits": [-Infinity, Infinity], "name": "NaN and Infinity in a string stay \"strings\""}`)
+	want := []string{"clamp", "limits", "name", "torch_dtype", "use_mrope", "vocab_size"}
+	if strings.Join(m.Ignored, ",") != strings.Join(want, ",") {
+		t.Errorf("ignored %q; want %q", m.Ignored, want)
+	}
+	// use_sliding_window false (Qwen2Config's default too): no window.
+	if m.Layers[1].Window != 0 || m.Layers[1].Type != "full_attention" {
+		t.Errorf("layer 1: %+v; want full attention", m.Layers[1])
+	}
+	for _, c := range []struct{ cfg, param, value string }{
+		{`"rope_theta": NaN`, "rope_theta", "NaN"},
+		{`"rope_theta": 1e4, "rope_parameters": {"rope_type": "linear", "factor": Infinity}`, "rope_parameters.factor", "Infinity"},
+		{`"rope_theta": 1e4, "sliding_window_pattern": 6`, "sliding_window_pattern", "6"},
+	} {
+		wantFieldError(t, `{"model_type": "llama", "num_hidden_layers": 1, "head_dim": 64, "max_position_embeddings": 4096, `+c.cfg+`}`, c.param, c.value)
+	}
+}
+
+// TestParseHFConfigUnknownRopeKey: a key that a rope_type does not take is
+// a warning, as transformers only warns (modeling_rope_utils.py:1174,
+// logger.warning("Unrecognized keys in `rope_parameters` ...")).
+func TestParseHFConfigUnknownRopeKey(t *testing.T) {
+	m := mustParse(t, `{"model_type": "llama", "num_hidden_layers": 1, "head_dim": 64, "max_position_embeddings": 4096,
+		"rope_theta": 1e4, "rope_scaling": {"rope_type": "linear", "factor": 2, "beta_fast": 32}}`)
+	if len(m.Warnings) != 1 || !strings.HasPrefix(m.Warnings[0], "rope_scaling.beta_fast = 32: is not a key of rope_type linear") {
+		t.Errorf("warnings %q; want one naming rope_scaling.beta_fast", m.Warnings)
+	}
+	if m.Layers[0].RoPE.Scaling != LinearScaling(2) {
+		t.Errorf("scaling %+v; want linear ×2", m.Layers[0].RoPE.Scaling)
+	}
+}
+
+// wantFieldError wants ParseHFConfig(cfg) to fail with an error that names
+// param first and ends with "got value".
+func wantFieldError(t *testing.T, cfg, param, value string) {
+	t.Helper()
+	_, err := ParseHFConfig([]byte(cfg))
+	if err == nil {
+		t.Fatalf("%s: no error; want one naming %s", cfg, param)
+	}
+	if msg := err.Error(); !strings.HasPrefix(msg, "posenc: "+param+" ") || !strings.HasSuffix(msg, "got "+value) {
+		t.Errorf("error %q; want it to name %s first and end with got %s", msg, param, value)
+	}
+}
+
+// TestParseHFConfigDefaultTheta: a config without rope_theta gets its
+// configuration class's default, as in transformers (convert_rope_params_to_dict:
+// getattr(self, "rope_theta", self.default_theta)), with a warning; the
+// golden file's rules llama_without_rope_theta and
+// smollm3_without_rope_theta check the values against transformers.
+func TestParseHFConfigDefaultTheta(t *testing.T) {
+	for _, c := range []struct {
+		model string
+		want  float64
+	}{{"llama", 10000}, {"smollm3", 2e6}, {"llama4_text", 5e5}} {
+		m := mustParse(t, `{"model_type": "`+c.model+`", "num_hidden_layers": 1, "head_dim": 64, "max_position_embeddings": 4096}`)
+		if got := m.Layers[0].RoPE.Base; got != c.want || len(m.Warnings) != 1 || !strings.HasPrefix(m.Warnings[0], "rope_theta = missing") {
+			t.Errorf("%s: base %v, warnings %q; want %v and one warning naming rope_theta", c.model, got, m.Warnings, c.want)
+		}
+	}
+}
