@@ -9,6 +9,7 @@ import (
 
 	"github.com/posenc/course/internal/modeltest"
 	"github.com/posenc/course/pkg/gguf"
+	"github.com/posenc/course/pkg/smollm"
 )
 
 // golden is testdata/smollm2_dequant.json, written by
@@ -48,7 +49,9 @@ func readGolden(t *testing.T) golden {
 // Q4_1) with gguf-py's, bit for bit.
 func TestSmolLM2MatchesGGUFPy(t *testing.T) {
 	g := readGolden(t)
-	f, err := gguf.Open(modeltest.Path(t))
+	path, err := smollm.Find()
+	modeltest.Require(t, err)
+	f, err := gguf.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
