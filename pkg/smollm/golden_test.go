@@ -3,6 +3,7 @@ package smollm
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"sync"
@@ -151,9 +152,7 @@ func TestLogitsMatchHuggingFace(t *testing.T) {
 	maxDiff, where := 0.0, ""
 	check := func(got, want float32, what string, row, col int) {
 		if d := math.Abs(float64(got) - float64(want)); d > maxDiff || math.IsNaN(d) {
-			maxDiff, where = d, what
-			_ = row
-			_ = col
+			maxDiff, where = d, fmt.Sprintf("%s: row %d, token %d", what, row, col)
 		}
 	}
 	agree := 0
@@ -164,7 +163,7 @@ func TestLogitsMatchHuggingFace(t *testing.T) {
 		for j, c := range g.TopIDs[i] {
 			check(logits[i][c], g.topLogits[i][j], "top", i, c)
 		}
-		if argmax(logits[i]) == g.Argmax[i] {
+		if argmaxOf(logits[i]) == g.Argmax[i] {
 			agree++
 		}
 	}
@@ -184,16 +183,6 @@ func TestLogitsMatchHuggingFace(t *testing.T) {
 	if !(maxDiff <= 1e-3) || agree != n || !(maxNLL <= 1e-3) {
 		t.Errorf("want max |Δlogit| ≤ 1e-3, every argmax equal, max |ΔNLL| ≤ 1e-3")
 	}
-}
-
-func argmax(v []float32) int {
-	best := 0
-	for i, x := range v {
-		if x > v[best] {
-			best = i
-		}
-	}
-	return best
 }
 
 // maxAbsDiff returns the largest |a−b| over the rows.

@@ -28,6 +28,9 @@ type Model struct {
 	RoPE posenc.RoPE
 	// ChunkSize is the most query positions per call (DefaultChunkSize).
 	ChunkSize int
+	// Progress, when set, is called after each chunk of a Forward with the
+	// tokens done and the total.
+	Progress func(done, total int)
 
 	backend compute.Backend
 	store   *model.Store
@@ -176,6 +179,9 @@ func (m *Model) Forward(cache *Cache, tokens, positions []int32, rows []int, tar
 			return nil, nil, err
 		}
 		logits, nll = append(logits, l...), append(nll, s...)
+		if m.Progress != nil {
+			m.Progress(hi, n)
+		}
 	}
 	return logits, nll, nil
 }
