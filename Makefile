@@ -70,10 +70,11 @@ notebooks: install ## regenerate notebooks from lessons and execute them (N=01 f
 	$(GO) run ./cmd/course notebooks $(N)
 	@bash scripts/install.sh --trust
 
-bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json; then the graph layer on xla:cpu
+bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json; then the graph layer on xla:cpu; then SmolLM2-135M in GoMLX against transformers + torch
 	GOMLX_BACKEND=go $(GO) run ./cmd/bench
 	$(GO) run ./cmd/lab --bench
 	@scripts/xla-test.sh --bench
+	@scripts/model/bench.sh
 
 test-browser: install site ## every notebook in headless chromium, in JupyterLab (its live controls driven) and in Notebook 6, and every page of the site (part of make test); screenshots in build/browser/
 	@bash scripts/install.sh --browser

@@ -163,7 +163,7 @@ func TestLogitsMatchHuggingFace(t *testing.T) {
 		for j, c := range g.TopIDs[i] {
 			check(logits[i][c], g.topLogits[i][j], "top", i, c)
 		}
-		if argmaxOf(logits[i]) == g.Argmax[i] {
+		if Argmax(logits[i]) == g.Argmax[i] {
 			agree++
 		}
 	}
