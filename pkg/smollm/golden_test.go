@@ -78,9 +78,12 @@ var testWeights = sync.OnceValues(func() (*Weights, error) {
 })
 
 // loadForTest returns the weights, skipping (or failing on CI) without the
-// model.
+// model, and skipping with -short (make check): these are end-to-end runs.
 func loadForTest(t *testing.T) *Weights {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs SmolLM2-135M (-short)")
+	}
 	_, err := Find()
 	modeltest.Require(t, err)
 	w, err := testWeights()
