@@ -35,6 +35,9 @@ import json, sys
 t, g = (json.load(open(p)) for p in sys.argv[1:])
 print("\nSmolLM2-135M, %s; torch %s, %d threads (tokens/s, best of runs)" % (g["backend"], t["torch"], t["threads"]))
 print("%-18s %10s %10s %8s" % ("", "GoMLX", "torch", "ratio"))
-for a, b in zip(g["results"], t["results"]):
-    print("%-18s %10.1f %10.1f %7.2f×" % ("%s %d" % (a["what"], a["tokens"]), a["tokens_per_s"], b["tokens_per_s"], a["tokens_per_s"] / b["tokens_per_s"]))
+torch = {(r["what"], r["tokens"]): r["tokens_per_s"] for r in t["results"]}
+for r in g["results"]:
+    b = torch.get((r["what"], r["tokens"]))
+    ratio = "%7.2f×" % (r["tokens_per_s"] / b) if b else "%8s" % "—"
+    print("%-18s %10.1f %10s %s" % ("%s %d" % (r["what"], r["tokens"]), r["tokens_per_s"], "%.1f" % b if b else "—", ratio))
 PY
