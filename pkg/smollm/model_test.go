@@ -160,3 +160,30 @@ func TestForwardBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestScalingsApply runs posenc's scalings on the trained model: dynamic NTK
+// below the trained length is no scaling at all (Hugging Face's rule: the
+// base grows only past original_max_position_embeddings), while position
+// interpolation by 2 (linear) moves every rotation and changes the logits.
+func TestScalingsApply(t *testing.T) {
+	w := loadForTest(t)
+	g := readHFGolden(t)
+	n := tokensFor(64, 16)
+	logits := map[string][][]float32{}
+	for name, sc := range map[string]posenc.Scaling{
+		"none":    {},
+		"dynamic": posenc.DynamicNTKScaling(2, w.ContextLen, n),
+		"linear":  posenc.LinearScaling(2),
+	} {
+		m, err := New(posgraph.Backend(), w, sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logits[name], _ = run(t, m, g.IDs, n)
+	}
+	dyn, lin := maxAbsDiff(logits["none"], logits["dynamic"]), maxAbsDiff(logits["none"], logits["linear"])
+	t.Logf("%d tokens: dynamic NTK ×2 vs none: max |Δlogit| %.3g; linear ×2 vs none: %.3g", n, dyn, lin)
+	if dyn > 1e-5 || lin < 0.1 {
+		t.Errorf("want dynamic NTK below the trained length to change nothing (got %.3g) and linear ×2 to change the logits (got %.3g)", dyn, lin)
+	}
+}
