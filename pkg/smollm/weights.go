@@ -2,6 +2,7 @@ package smollm
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/posenc/course/pkg/gguf"
 	"github.com/posenc/course/pkg/posenc"
@@ -90,7 +91,7 @@ func Load(path string) (*Weights, error) {
 		var v []float32
 		var info gguf.TensorInfo
 		v, info, err = f.Float32(name)
-		if err == nil && !equalInts(info.Shape(), shape) {
+		if err == nil && !slices.Equal(info.Shape(), shape) {
 			err = fmt.Errorf("smollm: %s: tensor %s is %v, want %v", path, name, info.Shape(), shape)
 		}
 		return v
@@ -116,18 +117,6 @@ func Load(path string) (*Weights, error) {
 		return nil, err
 	}
 	return w, nil
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // RoPE returns the model's rotary encoding: every dimension of each head
