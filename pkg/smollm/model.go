@@ -1,0 +1,208 @@
+package smollm
+
+// The network of SmolLM2-135M, a Llama decoder (Touvron et al. 2023,
+// "LLaMA", https://arxiv.org/abs/2302.13971), as GoMLX graph code: token
+// embeddings; 30 pre-norm blocks of RMSNorm, grouped-query self-attention
+// with RoPE on queries and keys, RMSNorm and a SwiGLU feed-forward layer;
+// a last RMSNorm; the embedding matrix again as the output head. It is
+// lesson 4's attention with a trained model's weights, and the rotation is
+// the course's own (posgraph.RoPEEncoder), so any posenc.RoPE applies: a
+// scaling, the other layout, positions shifted.
+//
+// The reference is Hugging Face transformers' modeling_llama.py
+// (LlamaRMSNorm, LlamaMLP, LlamaAttention, eager_attention_forward), which
+// the golden logits come from (scripts/model/golden_logits.py).
+//
+// Legend of dimensions, used in the shape comments:
+//
+//	b  batch: sequences run side by side
+//	c  chunk: the query positions of one call (Model.ChunkSize at most)
+//	n  the cache's capacity: key/value slots for every position seen so far
+//	r  the rows whose logits were asked for
+//	d  model width, 576
+//	h  query heads, 9           k  key/value heads, 3
+//	g  query heads per key/value head, h/k = 3 (grouped-query attention)
+//	e  head dimension, 64       f  feed-forward width, 1,536
+//	v  vocabulary, 49,152       L  layers, 30
+
+import (
+	"math"
+
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/posenc/course/pkg/posenc"
+	"github.com/posenc/course/pkg/posgraph"
+)
+
+// network builds the graph of one call: a chunk of tokens in, their keys
+// and values appended to the cache, logits and losses out.
+type network struct {
+	Config
+	rope posenc.RoPE
+}
+
+// stepIn are the inputs of one call.
+type stepIn struct {
+	tokens    *graph.Node   // [b, c] int32
+	positions *graph.Node   // [b, c] int32: the position ids RoPE rotates by
+	start     *graph.Node   // scalar int32: cache slot of the chunk's first token
+	rows      *graph.Node   // [b, r] int32: chunk rows whose logits to return; nil: none
+	targets   *graph.Node   // [b, c] int32: the next tokens, −1 for none; nil: no losses
+	cacheK    []*graph.Node // L × [b, k, n, e]: rotated keys of earlier positions
+	cacheV    []*graph.Node // L × [b, k, n, e]: their values
+}
+
+// stepOut are the outputs of one call.
+type stepOut struct {
+	logits *graph.Node   // [b, r, v], when rows were given
+	nll    *graph.Node   // [b, c]: −log p(target), 0 where the target is −1
+	cacheK []*graph.Node // L × [b, k, n, e]: the chunk's keys written at start
+	cacheV []*graph.Node // L × [b, k, n, e]
+}
+
+// forward is the model.
+func (m network) forward(scope *model.Scope, in stepIn) stepOut {
+	embed := weight(scope, in.tokens, "embed")                        // [v, d]
+	x := graph.Gather(embed, graph.ExpandAxes(in.tokens, -1))         // [b, c, d]
+	mask := causalMask(in.start, in.tokens.Shape().Dim(1), in.cacheK) // [c, n]: may query i read slot j
+	out := stepOut{}
+	for i := range m.Layers {
+		layer := scope.In("layer_%02d", i)
+		h := m.rmsNorm(x, weight(layer, x, "attn_norm"))                                             // [b, c, d]
+		att, k, v := m.attention(layer, h, in.positions, in.start, mask, in.cacheK[i], in.cacheV[i]) // [b, c, d]
+		out.cacheK, out.cacheV = append(out.cacheK, k), append(out.cacheV, v)
+		x = graph.Add(x, att)                          // [b, c, d]: residual
+		h = m.rmsNorm(x, weight(layer, x, "ffn_norm")) // [b, c, d]
+		x = graph.Add(x, m.swiGLU(layer, h))           // [b, c, d]: residual
+	}
+	x = m.rmsNorm(x, weight(scope, x, "out_norm")) // [b, c, d]
+
+	// The head is the embedding matrix (tied): logit of token t = x·embed[t].
+	if in.rows != nil {
+		out.logits = linear(gatherRows(x, in.rows), embed) // [b, r, v]
+	}
+	if in.targets != nil {
+		out.nll = nll(linear(x, embed), in.targets) // [b, c]
+	}
+	return out
+}
+
+// attention is grouped-query self-attention (Ainslie et al. 2023, "GQA",
+// https://arxiv.org/abs/2305.13245): 9 query heads, each group of 3
+// reading the same one of 3 key/value heads. Queries and keys are rotated
+// by posgraph's RoPE at their position ids; the chunk's keys and values are
+// written into the cache at slot start, and the queries read every slot the
+// mask allows. It returns the output and the updated caches.
+func (m network) attention(scope *model.Scope, x, positions, start, mask, cacheK, cacheV *graph.Node) (out, keys, values *graph.Node) {
+	b, c := x.Shape().Dim(0), x.Shape().Dim(1)
+	h, k, e := m.Heads, m.KVHeads, m.HeadDim
+	g := h / k
+	heads := func(y *graph.Node, n int) *graph.Node { // [b, c, n·e] → [b, n, c, e]
+		return graph.Transpose(graph.Reshape(y, b, c, n, e), 1, 2)
+	}
+	rope := posgraph.NewRoPEEncoder(m.rope)
+	q := rope.Encode(heads(linear(x, weight(scope, x, "attn_q")), h), positions, -2)    // [b, h, c, e]
+	kNew := rope.Encode(heads(linear(x, weight(scope, x, "attn_k")), k), positions, -2) // [b, k, c, e]
+	vNew := heads(linear(x, weight(scope, x, "attn_v")), k)                             // [b, k, c, e]
+	keys = writeSlots(cacheK, kNew, start)                                              // [b, k, n, e]
+	values = writeSlots(cacheV, vNew, start)                                            // [b, k, n, e]
+
+	// Each group of g query heads reads one key/value head: query head
+	// kv·g + i is row i of group kv.
+	n := keys.Shape().Dim(2)
+	q = graph.Reshape(q, b, k, g, c, e)                                                 // [b, k, g, c, e]
+	scores := graph.Einsum("bkgce,bkne->bkgcn", q, keys)                                // [b, k, g, c, n]
+	scores = graph.MulScalar(scores, 1/math.Sqrt(float64(e)))                           // [b, k, g, c, n]
+	allowed := graph.BroadcastToDims(graph.Reshape(mask, 1, 1, 1, c, n), b, k, g, c, n) // [b, k, g, c, n]
+	scores = graph.Where(allowed, scores, graph.Infinity(x.Graph(), x.DType(), -1))     // [b, k, g, c, n]: −∞ where not allowed
+	weights := graph.Softmax(scores, -1)                                                // [b, k, g, c, n]
+	o := graph.Einsum("bkgcn,bkne->bkgce", weights, values)                             // [b, k, g, c, e]
+	o = graph.Reshape(o, b, h, c, e)                                                    // [b, h, c, e]
+	o = graph.Reshape(graph.Transpose(o, 1, 2), b, c, h*e)                              // [b, c, d]
+	return linear(o, weight(scope, x, "attn_output")), keys, values                     // [b, c, d]
+}
+
+// writeSlots returns cache [b, k, n, e] with slots start … start+c−1
+// replaced by fresh [b, k, c, e]. It is DynamicUpdateSlice, built from
+// Gather and Where because GoMLX's pure-Go backend (compute v0.1.2) lacks
+// that op: each slot gathers the fresh row it would receive, and only the
+// chunk's slots keep it.
+func writeSlots(cache, fresh, start *graph.Node) *graph.Node {
+	dims := cache.Shape().Dimensions
+	b, k, n, e := dims[0], dims[1], dims[2], dims[3]
+	c := fresh.Shape().Dim(2)
+	g := cache.Graph()
+	offset := graph.Sub(graph.Iota(g, shapes.Make(dtypes.Int32, n), 0), start) // [n]: slot − start
+	inChunk := graph.LogicalAnd(graph.GreaterOrEqual(offset, graph.ScalarZero(g, dtypes.Int32)),
+		graph.LessThan(offset, graph.Scalar(g, dtypes.Int32, c))) // [n]
+	row := graph.ExpandAxes(graph.MinScalar(graph.MaxScalar(offset, 0), c-1), -1) // [n, 1]: fresh row of each slot
+	spread := graph.Gather(graph.TransposeAllAxes(fresh, 2, 0, 1, 3), row)        // [n, b, k, e]
+	spread = graph.TransposeAllAxes(spread, 1, 2, 0, 3)                           // [b, k, n, e]
+	keep := graph.BroadcastToDims(graph.Reshape(inChunk, 1, 1, n, 1), b, k, n, e) // [b, k, n, e]
+	return graph.Where(keep, spread, cache)                                       // [b, k, n, e]
+}
+
+// causalMask says which cache slots each query of the chunk reads: query i,
+// in slot start+i, reads slots 0 … start+i (earlier chunks and itself), not
+// the later ones, which hold the chunk's future or nothing yet.
+func causalMask(start *graph.Node, c int, cacheK []*graph.Node) *graph.Node {
+	g, n := start.Graph(), cacheK[0].Shape().Dim(2)
+	query := graph.AddScalar(graph.Iota(g, shapes.Make(dtypes.Int32, c, 1), 0), 0)                  // [c, 1]: i
+	query = graph.Add(query, start)                                                                 // [c, 1]: start + i
+	slot := graph.Iota(g, shapes.Make(dtypes.Int32, 1, n), 1)                                       // [1, n]: j
+	return graph.LessOrEqual(graph.BroadcastToDims(slot, c, n), graph.BroadcastToDims(query, c, n)) // [c, n]
+}
+
+// rmsNorm is RMSNorm (Zhang and Sennrich 2019,
+// https://arxiv.org/abs/1910.07467): x / √(mean(x²) + ε) · scale, over the
+// last axis, as LlamaRMSNorm computes it.
+func (m network) rmsNorm(x, scale *graph.Node) *graph.Node {
+	meanSq := graph.ReduceAndKeep(graph.Square(x), graph.ReduceMean, -1)                                                     // [..., 1]
+	return graph.Mul(graph.Mul(x, graph.Rsqrt(graph.AddScalar(meanSq, m.NormEps))), graph.ExpandLeftToRank(scale, x.Rank())) // x's shape
+}
+
+// swiGLU is the feed-forward layer (Shazeer 2020, "GLU Variants Improve
+// Transformer", https://arxiv.org/abs/2002.05202): down(silu(gate(x)) ⊙
+// up(x)), silu(z) = z·σ(z).
+func (m network) swiGLU(scope *model.Scope, x *graph.Node) *graph.Node {
+	gate := linear(x, weight(scope, x, "ffn_gate"))            // [b, c, f]
+	up := linear(x, weight(scope, x, "ffn_up"))                // [b, c, f]
+	act := graph.Mul(graph.Mul(gate, graph.Sigmoid(gate)), up) // [b, c, f]
+	return linear(act, weight(scope, x, "ffn_down"))           // [b, c, d]
+}
+
+// linear returns x·Wᵀ for x [..., in] and w [out, in] (PyTorch's and
+// GGUF's storage): [..., out].
+func linear(x, w *graph.Node) *graph.Node {
+	return graph.DotGeneral(x, []int{x.Rank() - 1}, nil, w, []int{1}, nil) // [..., out]
+}
+
+// gatherRows picks rows [b, r] of x [b, c, d]: [b, r, d].
+func gatherRows(x, rows *graph.Node) *graph.Node {
+	b, r := rows.Shape().Dim(0), rows.Shape().Dim(1)
+	batch := graph.Iota(x.Graph(), shapes.Make(dtypes.Int32, b, r, 1), 0)          // [b, r, 1]
+	idx := graph.Concatenate([]*graph.Node{batch, graph.ExpandAxes(rows, -1)}, -1) // [b, r, 2]
+	return graph.Gather(x, idx)                                                    // [b, r, d]
+}
+
+// nll returns −log softmax(logits)[target] at each position, and 0 where
+// the target is −1.
+func nll(logits, targets *graph.Node) *graph.Node {
+	b, c := targets.Shape().Dim(0), targets.Shape().Dim(1)
+	g := logits.Graph()
+	valid := graph.GreaterOrEqual(targets, graph.ScalarZero(g, dtypes.Int32))       // [b, c]
+	t := graph.Where(valid, targets, graph.ScalarZero(g, dtypes.Int32))             // [b, c]
+	bi := graph.Iota(g, shapes.Make(dtypes.Int32, b, c, 1), 0)                      // [b, c, 1]
+	ci := graph.Iota(g, shapes.Make(dtypes.Int32, b, c, 1), 1)                      // [b, c, 1]
+	idx := graph.Concatenate([]*graph.Node{bi, ci, graph.ExpandAxes(t, -1)}, -1)    // [b, c, 3]
+	logp := graph.Gather(graph.LogSoftmax(logits, -1), idx)                         // [b, c]
+	return graph.Where(valid, graph.Neg(logp), graph.ScalarZero(g, logits.DType())) // [b, c]
+}
+
+// weight returns the variable called name in scope, as a node of g's graph.
+func weight(scope *model.Scope, g graph.GraphProvider, name string) *graph.Node {
+	return scope.GetVariable(name).NodeValue(g)
+}

@@ -1,0 +1,253 @@
+package smollm
+
+import (
+	"fmt"
+
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/posenc/course/pkg/posenc"
+)
+
+// DefaultChunkSize is how many query positions one call runs by default:
+// prefill goes in chunks of this many tokens, each reading the cache of
+// the earlier ones, so that the attention scores of a long sequence never
+// need its whole [seq, seq] matrix at once.
+const DefaultChunkSize = 512
+
+// Model runs SmolLM2 on a GoMLX backend: the weights live on the backend as
+// variables of a model.Store, and each call runs one chunk of tokens.
+type Model struct {
+	Weights *Weights
+	// RoPE is the rotation queries and keys get: the weights' layout and
+	// base, and the scaling New was given.
+	RoPE posenc.RoPE
+	// ChunkSize is the most query positions per call (DefaultChunkSize).
+	ChunkSize int
+	// Progress, when set, is called after each chunk of a Forward with the
+	// tokens done and the total.
+	Progress func(done, total int)
+
+	backend compute.Backend
+	store   *model.Store
+	execs   map[variant]*model.Exec
+}
+
+// variant says which outputs a compiled call has besides the caches.
+type variant struct{ logits, nll bool }
+
+// New puts w on backend, to run with RoPE scaling sc (zero: none, as
+// trained). For dynamic NTK scaling, set sc.SeqLen to the length of the
+// sequence to run: posgraph would otherwise take the chunk's length.
+func New(backend compute.Backend, w *Weights, sc posenc.Scaling) (*Model, error) {
+	r := w.RoPE(sc)
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	store := model.NewStore()
+	root := store.RootScope()
+	add := func(scope *model.Scope, name string, data []float32, dims ...int) error {
+		_, err := scope.CreateVariable(name, tensors.FromFlatDataAndDimensions(data, dims...))
+		return err
+	}
+	c := w.Config
+	qk := c.Heads * c.HeadDim
+	kv := c.KVHeads * c.HeadDim
+	errs := []error{
+		add(root, "embed", w.Embed, c.Vocab, c.Dim),
+		add(root, "out_norm", w.OutNorm, c.Dim),
+	}
+	for i, l := range w.Layers {
+		s := root.In("layer_%02d", i)
+		errs = append(errs,
+			add(s, "attn_norm", l.AttnNorm, c.Dim), add(s, "ffn_norm", l.FFNNorm, c.Dim),
+			add(s, "attn_q", l.Q, qk, c.Dim), add(s, "attn_k", l.K, kv, c.Dim), add(s, "attn_v", l.V, kv, c.Dim),
+			add(s, "attn_output", l.O, c.Dim, qk),
+			add(s, "ffn_gate", l.Gate, c.FFN, c.Dim), add(s, "ffn_up", l.Up, c.FFN, c.Dim),
+			add(s, "ffn_down", l.Down, c.Dim, c.FFN))
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("smollm: %w", err)
+		}
+	}
+	return &Model{Weights: w, RoPE: r, ChunkSize: DefaultChunkSize, backend: backend, store: store,
+		execs: map[variant]*model.Exec{}}, nil
+}
+
+// exec returns the compiled call of variant v (GoMLX compiles it again for
+// each new set of input shapes: chunk length, cache capacity, rows).
+func (m *Model) exec(v variant) (*model.Exec, error) {
+	if e, ok := m.execs[v]; ok {
+		return e, nil
+	}
+	net := network{Config: m.Weights.Config, rope: m.RoPE}
+	layers := m.Weights.Layers
+	e, err := model.NewExec(m.backend, m.store, func(scope *model.Scope, inputs []*graph.Node) []*graph.Node {
+		in := stepIn{tokens: inputs[0], positions: inputs[1], start: inputs[2]}
+		rest := inputs[3:]
+		if v.logits {
+			in.rows, rest = rest[0], rest[1:]
+		}
+		if v.nll {
+			in.targets, rest = rest[0], rest[1:]
+		}
+		in.cacheK, in.cacheV = rest[:len(layers)], rest[len(layers):]
+		out := net.forward(scope, in)
+		var outputs []*graph.Node
+		if v.logits {
+			outputs = append(outputs, out.logits)
+		}
+		if v.nll {
+			outputs = append(outputs, out.nll)
+		}
+		return append(append(outputs, out.cacheK...), out.cacheV...)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("smollm: %w", err)
+	}
+	m.execs[v] = e
+	return e, nil
+}
+
+// Cache holds the rotated keys and the values of every position run so
+// far through one sequence, on the backend, in Cap slots.
+type Cache struct {
+	Len, Cap int
+	k, v     []*tensors.Tensor // L × [1, k, Cap, e]
+}
+
+// NewCache returns an empty cache for a sequence of up to capacity tokens.
+func (m *Model) NewCache(capacity int) (*Cache, error) {
+	if capacity < 1 {
+		return nil, fmt.Errorf("smollm: cache capacity %d, want at least 1", capacity)
+	}
+	c := &Cache{Cap: capacity}
+	shape := shapes.Make(dtypes.Float32, 1, m.Weights.KVHeads, capacity, m.Weights.HeadDim)
+	for range m.Weights.Layers {
+		c.k = append(c.k, tensors.FromShape(shape))
+		c.v = append(c.v, tensors.FromShape(shape))
+	}
+	return c, nil
+}
+
+// Forward runs tokens, at position ids positions, after those already in
+// cache, and adds them to it. It returns the logits at rows (indices into
+// tokens, ascending), and, when targets is not nil (one per token, −1 for
+// none), −log p(target) at each token. Only the rows asked for go through
+// the output head, unless targets asks for every row's loss.
+func (m *Model) Forward(cache *Cache, tokens, positions []int32, rows []int, targets []int32) (logits [][]float32, nll []float32, err error) {
+	n := len(tokens)
+	switch {
+	case n == 0:
+		return nil, nil, fmt.Errorf("smollm: no tokens to run")
+	case len(positions) != n:
+		return nil, nil, fmt.Errorf("smollm: %d positions for %d tokens", len(positions), n)
+	case targets != nil && len(targets) != n:
+		return nil, nil, fmt.Errorf("smollm: %d targets for %d tokens", len(targets), n)
+	case cache.Len+n > cache.Cap:
+		return nil, nil, fmt.Errorf("smollm: %d tokens after %d do not fit a cache of %d", n, cache.Len, cache.Cap)
+	}
+	for i, r := range rows {
+		if r < 0 || r >= n || (i > 0 && r <= rows[i-1]) {
+			return nil, nil, fmt.Errorf("smollm: rows must be ascending indices into %d tokens, got %v", n, rows)
+		}
+	}
+	for _, t := range tokens {
+		if t < 0 || int(t) >= m.Weights.Vocab {
+			return nil, nil, fmt.Errorf("smollm: token id %d outside the vocabulary [0, %d)", t, m.Weights.Vocab)
+		}
+	}
+	for lo := 0; lo < n; lo += m.ChunkSize {
+		hi := min(lo+m.ChunkSize, n)
+		var chunkRows []int
+		for _, r := range rows {
+			if r >= lo && r < hi {
+				chunkRows = append(chunkRows, r-lo)
+			}
+		}
+		var chunkTargets []int32
+		if targets != nil {
+			chunkTargets = targets[lo:hi]
+		}
+		l, s, err := m.call(cache, tokens[lo:hi], positions[lo:hi], chunkRows, chunkTargets)
+		if err != nil {
+			return nil, nil, err
+		}
+		logits, nll = append(logits, l...), append(nll, s...)
+		if m.Progress != nil {
+			m.Progress(hi, n)
+		}
+	}
+	return logits, nll, nil
+}
+
+// call runs one chunk. GoMLX compiles a graph for each new chunk length
+// and cache capacity, so a Forward of many tokens compiles at most two:
+// its whole chunks and the rest.
+func (m *Model) call(cache *Cache, tokens, positions []int32, rows []int, targets []int32) ([][]float32, []float32, error) {
+	n := len(tokens)
+	v := variant{logits: len(rows) > 0, nll: targets != nil}
+	e, err := m.exec(v)
+	if err != nil {
+		return nil, nil, err
+	}
+	args := []any{
+		tensors.FromFlatDataAndDimensions(tokens, 1, n),
+		tensors.FromFlatDataAndDimensions(positions, 1, n),
+		tensors.FromScalar(int32(cache.Len)),
+	}
+	if v.logits {
+		r := make([]int32, len(rows))
+		for i, row := range rows {
+			r[i] = int32(row)
+		}
+		args = append(args, tensors.FromFlatDataAndDimensions(r, 1, len(r)))
+	}
+	if v.nll {
+		args = append(args, tensors.FromFlatDataAndDimensions(targets, 1, n))
+	}
+	for _, t := range cache.k {
+		args = append(args, t)
+	}
+	for _, t := range cache.v {
+		args = append(args, t)
+	}
+	out, err := e.Call(args...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("smollm: %w", err)
+	}
+	var logits [][]float32
+	var nll []float32
+	if v.logits {
+		flat, err := tensors.CopyFlatData[float32](out[0])
+		if err != nil {
+			return nil, nil, err
+		}
+		vocab := m.Weights.Vocab
+		for i := range rows {
+			logits = append(logits, flat[i*vocab:(i+1)*vocab])
+		}
+		out = out[1:]
+	}
+	if v.nll {
+		flat, err := tensors.CopyFlatData[float32](out[0])
+		if err != nil {
+			return nil, nil, err
+		}
+		nll = flat
+		out = out[1:]
+	}
+	layers := len(cache.k)
+	for i := range layers {
+		cache.k[i].FinalizeAll()
+		cache.v[i].FinalizeAll()
+	}
+	cache.k, cache.v = out[:layers], out[layers:]
+	cache.Len += n
+	return logits, nll, nil
+}
