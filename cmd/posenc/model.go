@@ -24,11 +24,8 @@ var modelCommands = []command{
 }
 
 // newTokenizer returns SmolLM2's tokenizer, read from the GGUF file at
-// path. It is nil until the byte-level BPE is in the course; until then
-// the text paths say so, and -ids takes token ids instead of text.
-var newTokenizer func(path string) (smollm.Tokenizer, error)
-
-var errNoTokenizer = errors.New("the SmolLM2 tokenizer is not available in this build yet: give token ids with -ids")
+// path; -ids takes token ids instead of text.
+var newTokenizer = smollm.LoadTokenizer
 
 // runModel runs "posenc model SUBCOMMAND …". Progress goes to stderr.
 func runModel(args []string, stdout, stderr io.Writer) int {
@@ -173,9 +170,6 @@ func defineModelScore(f *flags) func(io.Writer) error {
 		if err != nil {
 			return usagef("FILE %s: %v", quote(f.arg), errors.Unwrap(err))
 		}
-		if !*ids && newTokenizer == nil {
-			return errNoTokenizer
-		}
 		start := time.Now()
 		path, err := smollm.Find()
 		if err != nil {
@@ -303,8 +297,6 @@ func defineModelGenerate(f *flags) func(io.Writer) error {
 			if len(prompt) == 0 {
 				return usagef("TEXT holds no token ids")
 			}
-		} else if newTokenizer == nil {
-			return errNoTokenizer
 		}
 		path, err := smollm.Find()
 		if err != nil {
@@ -332,7 +324,12 @@ func defineModelGenerate(f *flags) func(io.Writer) error {
 		}
 		text := ""
 		if tok != nil {
-			if text, err = tok.Decode(out); err != nil {
+			// The answer's text ends before the token that stopped it.
+			answer := out
+			if k := len(answer); k > 0 && (answer[k-1] == smollm.ImEnd || answer[k-1] == smollm.EndOfText) {
+				answer = answer[:k-1]
+			}
+			if text, err = tok.Decode(answer); err != nil {
 				return err
 			}
 		}

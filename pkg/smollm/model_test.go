@@ -1,9 +1,11 @@
 package smollm
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/posenc/course/internal/modeltest"
 	"github.com/posenc/course/pkg/posenc"
 	"github.com/posenc/course/pkg/posgraph"
 )
@@ -185,5 +187,34 @@ func TestScalingsApply(t *testing.T) {
 	t.Logf("%d tokens: dynamic NTK ×2 vs none: max |Δlogit| %.3g; linear ×2 vs none: %.3g", n, dyn, lin)
 	if dyn > 1e-5 || lin < 0.1 {
 		t.Errorf("want dynamic NTK below the trained length to change nothing (got %.3g) and linear ×2 to change the logits (got %.3g)", dyn, lin)
+	}
+}
+
+// The model's tokenizer is pkg/bpe's, read from the same file: the chat
+// prompt's special tokens stay whole, and decoding gives the text back.
+func TestLoadTokenizer(t *testing.T) {
+	path, err := Find()
+	modeltest.Require(t, err)
+	tok, err := LoadTokenizer(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := tok.Encode(ChatPrompt("Hello world 12"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids[0] != ImStart || !slices.Contains(ids, ImEnd) {
+		t.Errorf("chat prompt ids %v: want <|im_start|> (%d) first and <|im_end|> (%d) whole", ids, ImStart, ImEnd)
+	}
+	// Hugging Face's tokenizers on SmolLM2: "Hello" 19556, " world" 905, " " 216, "1" 33, "2" 34.
+	plain, err := tok.Encode("Hello world 12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int32{19556, 905, 216, 33, 34}; !slices.Equal(plain, want) {
+		t.Errorf("Encode(%q) = %v, want %v", "Hello world 12", plain, want)
+	}
+	if back, err := tok.Decode(plain); err != nil || back != "Hello world 12" {
+		t.Errorf("Decode = %q, %v; want the text back", back, err)
 	}
 }
