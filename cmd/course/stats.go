@@ -164,11 +164,17 @@ func Stated(text string) (string, int) {
 		if !strings.HasPrefix(l, "# ") {
 			continue
 		}
+		// The first paragraph under the title, which may wrap.
+		var para []string
 		for _, next := range lines[i+1:] {
-			if strings.TrimSpace(next) == "" {
-				continue
+			if t := strings.TrimSpace(next); t != "" {
+				para = append(para, t)
+			} else if len(para) > 0 {
+				break
 			}
-			m := statedTime.FindStringSubmatch(strings.TrimSpace(next))
+		}
+		if len(para) > 0 {
+			m := statedTime.FindStringSubmatch(strings.Join(para, " "))
 			if m == nil {
 				return "", 0
 			}

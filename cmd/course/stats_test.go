@@ -60,6 +60,14 @@ func TestDecimals(t *testing.T) {
 	}
 }
 
+// A time line that wraps is still read whole.
+func TestStatedWrapped(t *testing.T) {
+	s, m := Stated("# Title\n\n*About 20 minutes to read and run; no exercises in\nthis part.*\n\nProse.\n")
+	if s != "About 20 minutes to read and run; no exercises in this part." || m != 20 {
+		t.Errorf("Stated = %q, %d; want the wrapped line and 20", s, m)
+	}
+}
+
 func TestStatedAbsent(t *testing.T) {
 	if s, m := Stated("# Title\n\nFirst paragraph, *About 5 minutes* later.\n"); s != "" || m != 0 {
 		t.Errorf("Stated = %q, %d; want none (the line under the title is prose)", s, m)
