@@ -171,4 +171,3 @@ func short(commit string) string {
 	}
 	return commit
 }
-
