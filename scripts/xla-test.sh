@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# xla-test.sh — runs the GoMLX graph layer's tests and the notebooks on XLA's
-# CPU PJRT plugin (GOMLX_BACKEND=xla:cpu), for make test.
+# xla-test.sh — runs the GoMLX graph layer's tests, SmolLM2's logits against
+# Hugging Face's and the notebooks on XLA's CPU PJRT plugin
+# (GOMLX_BACKEND=xla:cpu), for make test.
 #
 # The plugin: XLA_PLUGIN_DIR when set (a folder holding
 # pjrt_c_api_cpu_plugin.so, such as ~/.local/lib/go-xla after make xla, which
@@ -112,6 +113,11 @@ fi
 # The graph layer.
 say "go test ./pkg/posgraph/... on xla:cpu ($dir)"
 "$GO" test -count=1 ./pkg/posgraph/...
+
+# SmolLM2-135M against Hugging Face's logits, 512 tokens (make model fetched
+# it; the tests skip without it, and fail without it on CI).
+say "go test ./pkg/smollm on xla:cpu ($dir)"
+"$GO" test -count=1 ./pkg/smollm
 
 # Every notebook, as make run-notebooks runs them.
 say "every notebook on xla:cpu"

@@ -28,6 +28,8 @@ type flags struct {
 	// (config's FILE); empty when it takes none.
 	positional string
 	arg        string // its value, after parse
+	// progress receives progress lines of long work (model); stderr.
+	progress io.Writer
 }
 
 func newFlags(cmd string) *flags {

@@ -52,6 +52,7 @@ var commands = []command{
 	{"t5-bucket", "the T5 relative-position bucket of key − query", defineT5Bucket},
 	{"plot", "draw a heatmap of an encoding to a PNG or SVG file", definePlot},
 	{"config", "the positions of every layer of a Hugging Face config.json", defineConfig},
+	{"model", "run SmolLM2-135M (make model): model score FILE -tokens N, model generate TEXT", nil},
 }
 
 func commandNames() string {
@@ -63,7 +64,7 @@ func commandNames() string {
 }
 
 func findCommand(name string) (command, bool) {
-	for _, c := range commands {
+	for _, c := range append(commands, modelCommands...) {
 		if c.name == name {
 			return c, true
 		}
@@ -88,6 +89,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 				return exitUsage
 			}
 			c, ok := findCommand(args[1])
+			if ok && c.define == nil {
+				return writeOut(stdout, stderr, "posenc help", modelUsage)
+			}
 			if !ok {
 				fmt.Fprintf(stderr, "posenc help: unknown command %s (commands: %s)\n", quote(args[1]), commandNames())
 				return exitUsage
@@ -98,8 +102,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return writeOut(stdout, stderr, "posenc", topUsage)
 	}
+	if name == "model" {
+		return runModel(args[1:], stdout, stderr)
+	}
 	c, ok := findCommand(name)
-	if !ok {
+	if !ok || c.define == nil {
 		fmt.Fprintf(stderr, "posenc: unknown command %s (commands: %s)\n", quote(name), commandNames())
 		return exitUsage
 	}

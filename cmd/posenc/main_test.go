@@ -62,7 +62,7 @@ func TestBadInputs(t *testing.T) {
 		want string // text the one-line message must contain, usually the flag
 	}{
 		{"no command", "", "missing command"},
-		{"unknown command", "frobnicate", `unknown command "frobnicate" (commands: sinusoidal, rope-freqs, rope, alibi, t5-bucket, plot, config, help)`},
+		{"unknown command", "frobnicate", `unknown command "frobnicate" (commands: sinusoidal, rope-freqs, rope, alibi, t5-bucket, plot, config, model, help)`},
 		{"help of unknown command", "help frobnicate", "unknown command"},
 		{"help with two names", "help rope alibi", "one command name"},
 
@@ -220,7 +220,10 @@ func TestHelp(t *testing.T) {
 // "value", and that each choice flag's help lists its choices, as the
 // placeholder (a|b) or in words (a or b).
 func TestFlagPlaceholders(t *testing.T) {
-	for _, c := range commands {
+	for _, c := range append(commands, modelCommands...) {
+		if c.define == nil { // model: its subcommands are in modelCommands
+			continue
+		}
 		f := newFlags(c.name)
 		c.define(f)
 		f.VisitAll(func(fl *flag.Flag) {

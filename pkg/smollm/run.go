@@ -28,6 +28,9 @@ type Model struct {
 	RoPE posenc.RoPE
 	// ChunkSize is the most query positions per call (DefaultChunkSize).
 	ChunkSize int
+	// Progress, when set, is called after each chunk of a Forward with the
+	// tokens done and the total.
+	Progress func(done, total int)
 
 	backend compute.Backend
 	store   *model.Store
@@ -118,13 +121,11 @@ type Cache struct {
 	k, v     []*tensors.Tensor // L × [1, k, Cap, e]
 }
 
-// NewCache returns an empty cache for a sequence of up to capacity tokens,
-// rounded up to whole chunks.
+// NewCache returns an empty cache for a sequence of up to capacity tokens.
 func (m *Model) NewCache(capacity int) (*Cache, error) {
 	if capacity < 1 {
 		return nil, fmt.Errorf("smollm: cache capacity %d, want at least 1", capacity)
 	}
-	capacity = (capacity + m.ChunkSize - 1) / m.ChunkSize * m.ChunkSize
 	c := &Cache{Cap: capacity}
 	shape := shapes.Make(dtypes.Float32, 1, m.Weights.KVHeads, capacity, m.Weights.HeadDim)
 	for range m.Weights.Layers {
@@ -178,36 +179,26 @@ func (m *Model) Forward(cache *Cache, tokens, positions []int32, rows []int, tar
 			return nil, nil, err
 		}
 		logits, nll = append(logits, l...), append(nll, s...)
+		if m.Progress != nil {
+			m.Progress(hi, n)
+		}
 	}
 	return logits, nll, nil
 }
 
-// call runs one chunk. A chunk of more than one token is padded to the
-// chunk size (or to what the cache has left), so that prefill compiles
-// one graph; the padding's keys land in slots no real query reads before
-// later tokens overwrite them.
+// call runs one chunk. GoMLX compiles a graph for each new chunk length
+// and cache capacity, so a Forward of many tokens compiles at most two:
+// its whole chunks and the rest.
 func (m *Model) call(cache *Cache, tokens, positions []int32, rows []int, targets []int32) ([][]float32, []float32, error) {
 	n := len(tokens)
-	c := n
-	if n > 1 {
-		c = max(n, min(m.ChunkSize, cache.Cap-cache.Len))
-	}
-	pad := func(x []int32, fill int32) []int32 {
-		out := make([]int32, c)
-		copy(out, x)
-		for i := n; i < c; i++ {
-			out[i] = fill
-		}
-		return out
-	}
 	v := variant{logits: len(rows) > 0, nll: targets != nil}
 	e, err := m.exec(v)
 	if err != nil {
 		return nil, nil, err
 	}
 	args := []any{
-		tensors.FromFlatDataAndDimensions(pad(tokens, 0), 1, c),
-		tensors.FromFlatDataAndDimensions(pad(positions, 0), 1, c),
+		tensors.FromFlatDataAndDimensions(tokens, 1, n),
+		tensors.FromFlatDataAndDimensions(positions, 1, n),
 		tensors.FromScalar(int32(cache.Len)),
 	}
 	if v.logits {
@@ -218,7 +209,7 @@ func (m *Model) call(cache *Cache, tokens, positions []int32, rows []int, target
 		args = append(args, tensors.FromFlatDataAndDimensions(r, 1, len(r)))
 	}
 	if v.nll {
-		args = append(args, tensors.FromFlatDataAndDimensions(pad(targets, -1), 1, c))
+		args = append(args, tensors.FromFlatDataAndDimensions(targets, 1, n))
 	}
 	for _, t := range cache.k {
 		args = append(args, t)
@@ -248,7 +239,7 @@ func (m *Model) call(cache *Cache, tokens, positions []int32, rows []int, target
 		if err != nil {
 			return nil, nil, err
 		}
-		nll = flat[:n]
+		nll = flat
 		out = out[1:]
 	}
 	layers := len(cache.k)
