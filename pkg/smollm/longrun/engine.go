@@ -1,7 +1,6 @@
 package longrun
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/gomlx/compute"
@@ -63,24 +62,11 @@ func positions(n int) []int32 {
 
 // NLL implements Engine.
 func (e *ModelEngine) NLL(ids []int32, sc posenc.Scaling) ([]float32, error) {
-	n := len(ids)
-	if n < 2 {
-		return nil, fmt.Errorf("longrun: %d tokens to score, want at least 2", n)
-	}
-	m, err := e.modelFor(sc, n)
+	m, err := e.modelFor(sc, len(ids))
 	if err != nil {
 		return nil, err
 	}
-	cache, err := m.NewCache(n)
-	if err != nil {
-		return nil, err
-	}
-	targets := append(append([]int32(nil), ids[1:]...), -1)
-	_, nll, err := m.Forward(cache, ids, positions(n), nil, targets)
-	if err != nil {
-		return nil, err
-	}
-	return nll[:n-1], nil
+	return m.Score(ids)
 }
 
 // Logits implements Engine.
