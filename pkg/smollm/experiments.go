@@ -579,3 +579,39 @@ func DynamicNTKStaleCache(backend compute.Backend, w *Weights, ids []int32, pref
 	sc.FreshGen, err = generate(long)
 	return sc, err
 }
+
+// ScalingCost is the NLL of a short prompt under one RoPE scaling.
+type ScalingCost struct {
+	Name    string
+	Scaling posenc.Scaling
+	NLL     float64
+}
+
+// ShortPromptCost runs ids, a prompt well inside the trained length, with
+// no scaling and with static scalings: YaRN at factors 2 and 4 with the
+// right original length (the model's), and YaRN ×2 told a wrong original
+// length (a quarter of the right one, as when original_max_position_embeddings
+// is left at a smaller model's value). A static scaling changes every
+// position's angles, so even a prompt that never needed it pays: what
+// vLLM's and Qwen's users report when YaRN is switched on for every
+// request.
+func ShortPromptCost(backend compute.Backend, w *Weights, ids []int32) ([]ScalingCost, error) {
+	l0 := w.ContextLen
+	cases := []ScalingCost{
+		{Name: "none", Scaling: posenc.Scaling{}},
+		{Name: "yarn ×2", Scaling: posenc.YaRNScaling(2, l0)},
+		{Name: "yarn ×4", Scaling: posenc.YaRNScaling(4, l0)},
+		{Name: fmt.Sprintf("yarn ×2, original length %d (wrong)", l0/4), Scaling: posenc.YaRNScaling(2, l0/4)},
+		{Name: "pi ×2", Scaling: posenc.LinearScaling(2)},
+	}
+	for i, c := range cases {
+		m, err := New(backend, w, c.Scaling)
+		if err != nil {
+			return nil, err
+		}
+		if cases[i].NLL, err = m.nllAt(ids, arange(0, len(ids))); err != nil {
+			return nil, err
+		}
+	}
+	return cases, nil
+}

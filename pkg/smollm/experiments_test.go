@@ -188,3 +188,17 @@ func TestDynamicNTKStaleCache(t *testing.T) {
 		t.Errorf("the stale cache changes nothing: %+v", sc)
 	}
 }
+
+func TestShortPromptCost(t *testing.T) {
+	w, ids := experimentIDs(t, 128)
+	costs, err := ShortPromptCost(posgraph.Backend(), w, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", costs)
+	for _, c := range costs[1:] {
+		if math.Abs(c.NLL-costs[0].NLL) < 1e-3 {
+			t.Errorf("%s leaves a short prompt's NLL as it was: %.4f against %.4f unscaled", c.Name, c.NLL, costs[0].NLL)
+		}
+	}
+}
