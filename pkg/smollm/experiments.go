@@ -49,18 +49,18 @@ type probeKey struct {
 // for each new shape).
 var probeExecs sync.Map // probeKey → *model.Exec
 
-// pairNorms returns the mean norm of each rotary pair of x [b, n, c, e]
-// in layout: [e/2].
+// pairNorms returns the mean norm of each rotary pair of x [..., e] (every
+// leading axis averaged: rows, heads, positions) in layout: [e/2].
 func pairNorms(x *graph.Node, layout posenc.Layout) *graph.Node {
-	d := x.Shape().Dimensions
-	b, n, c, e := d[0], d[1], d[2], d[3]
+	e := x.Shape().Dim(-1)
+	rows := x.Shape().Size() / e
 	var sq *graph.Node
 	if layout == posenc.Interleaved {
-		sq = graph.ReduceSum(graph.Square(graph.Reshape(x, b, n, c, e/2, 2)), -1) // [b, n, c, e/2]: pair i is (2i, 2i+1)
+		sq = graph.ReduceSum(graph.Square(graph.Reshape(x, rows, e/2, 2)), -1) // [rows, e/2]: pair i is (2i, 2i+1)
 	} else {
-		sq = graph.ReduceSum(graph.Square(graph.Reshape(x, b, n, c, 2, e/2)), 3) // [b, n, c, e/2]: pair i is (i, i+e/2)
+		sq = graph.ReduceSum(graph.Square(graph.Reshape(x, rows, 2, e/2)), 1) // [rows, e/2]: pair i is (i, i+e/2)
 	}
-	return graph.ReduceMean(graph.Sqrt(sq), 0, 1, 2) // [e/2]
+	return graph.ReduceMean(graph.Sqrt(sq), 0) // [e/2]
 }
 
 func (m *Model) probeExec(masked, observed bool) (*model.Exec, error) {
@@ -326,9 +326,13 @@ func causal(real []bool) []bool {
 // PaddingExperiment runs prompt alone, then left- and right-padded by pad
 // tokens of id padID, with position ids 0 … c−1 or from the mask
 // (posenc.PositionIDsFromMask, transformers' rule), with and without the
-// padding mask. Only the mask with the mask's ids gives the prompt's
-// logits on the left; on the right the causal mask already hides the
-// padding, which comes after.
+// padding mask. On the left the mask is what matters: under RoPE, ids
+// 0 … c−1 shift every real token by the pad count, which the relative
+// property ignores. What breaks a RoPE model is ids that disagree: the
+// last variant gives the prompt ids from the mask but its last token the
+// id of its slot (c−1, the cache position a decoding step would use, as
+// in unsloth's left-padded generation bug), a jump of pad positions. On the
+// right the causal mask already hides the padding, which comes after.
 func PaddingExperiment(m *Model, prompt []int32, pad int, padID int32) ([]Variant, error) {
 	n, c := len(prompt), len(prompt)+pad
 	alone, err := m.probe(probeIn{tokens: [][]int32{prompt}, positions: [][]int32{arange(0, n)}})
@@ -359,16 +363,23 @@ func PaddingExperiment(m *Model, prompt []int32, pad int, padID int32) ([]Varian
 		for i, p := range fromMask {
 			ids[i] = int32(p)
 		}
-		for _, v := range []struct {
+		type variant struct {
 			name   string
 			pos    []int32
 			masked bool
-		}{
+		}
+		variants := []variant{
 			{side + " padding, ids 0…c−1, no mask", arange(0, c), false},
 			{side + " padding, ids from the mask, no mask", ids, false},
 			{side + " padding, ids 0…c−1, mask", arange(0, c), true},
 			{side + " padding, ids from the mask, mask", ids, true},
-		} {
+		}
+		if side == "left" {
+			jump := append([]int32(nil), ids...)
+			jump[c-1] = int32(c - 1)
+			variants = append(variants, variant{side + " padding, ids from the mask, the last at its slot, mask", jump, true})
+		}
+		for _, v := range variants {
 			in := probeIn{tokens: [][]int32{tokens}, positions: [][]int32{v.pos}}
 			if v.masked {
 				in.mask = [][]bool{causal(real)}
