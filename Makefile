@@ -73,10 +73,11 @@ notebooks: install ## regenerate notebooks from lessons and execute them (N=01 f
 model-results: model ## the long run of SmolLM2-135M (lesson 11): NLL by position to 16,384 under six scalings, passkey retrieval to 16k; resumable, into model/results (ARGS=--quick: a minute's version into build/)
 	@scripts/model-results.sh $(ARGS)
 
-bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json; then the graph layer on xla:cpu
+bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json; then the graph layer on xla:cpu; then SmolLM2-135M in GoMLX against transformers + torch
 	GOMLX_BACKEND=go $(GO) run ./cmd/bench
 	$(GO) run ./cmd/lab --bench
 	@scripts/xla-test.sh --bench
+	@scripts/model/bench.sh
 
 test-browser: install site ## every notebook in headless chromium, in JupyterLab (its live controls driven) and in Notebook 6, and every page of the site (part of make test); screenshots in build/browser/
 	@bash scripts/install.sh --browser

@@ -110,9 +110,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "posenc: unknown command %s (commands: %s)\n", quote(name), commandNames())
 		return exitUsage
 	}
+	return runCommand(c, args[1:], stdout, stderr)
+}
+
+// runCommand parses c's flags from args and runs it; long work reports
+// progress on stderr.
+func runCommand(c command, args []string, stdout, stderr io.Writer) int {
 	f := newFlags(c.name)
+	f.progress = stderr
 	exec := c.define(f)
-	if err := f.parse(args[1:]); err != nil {
+	if err := f.parse(args); err != nil {
 		if err == errHelp {
 			return writeOut(stdout, stderr, f.prefix(), func(w io.Writer) error { f.usage(w); return nil })
 		}

@@ -45,16 +45,7 @@ func runModel(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "posenc model: unknown subcommand %s (one of %s)\n", quote(args[0]), names)
 		return exitUsage
 	}
-	f := newFlags(c.name)
-	f.progress = stderr
-	exec := c.define(f)
-	if err := f.parse(args[1:]); err != nil {
-		if err == errHelp {
-			return writeOut(stdout, stderr, f.prefix(), func(w io.Writer) error { f.usage(w); return nil })
-		}
-		return report(stderr, f.prefix(), err)
-	}
-	return writeOut(stdout, stderr, f.prefix(), exec)
+	return runCommand(c, args[1:], stdout, stderr)
 }
 
 func modelUsage(w io.Writer) error {

@@ -64,6 +64,9 @@ func TestModelHelp(t *testing.T) {
 // TestModelScoreJSON scores 8 committed token ids (the golden's first) and
 // checks the JSON against transformers' NLL of the same predictions.
 func TestModelScoreJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs SmolLM2-135M (-short)")
+	}
 	_, err := smollm.Find()
 	modeltest.Require(t, err)
 	b, err := os.ReadFile("../../pkg/smollm/testdata/logits.json")

