@@ -70,7 +70,7 @@ notebooks: install ## regenerate notebooks from lessons and execute them (N=01 f
 	$(GO) run ./cmd/course notebooks $(N)
 	@bash scripts/install.sh --trust
 
-model-results: model ## the long run of SmolLM2-135M (lesson 11): NLL by position to 16,384 under six scalings, passkey retrieval to 16k; resumable, into model/results (ARGS=--quick: a minute's version into build/)
+model-results: model ## the long run of SmolLM2-135M (lesson 11): NLL by position to 16,384 under six scalings, passkey retrieval to 16k; resumable, into model/results (ARGS=--quick: 512-token windows, one trial, into build/; minutes)
 	@scripts/model-results.sh $(ARGS)
 
 bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json; then the graph layer on xla:cpu; then SmolLM2-135M in GoMLX against transformers + torch

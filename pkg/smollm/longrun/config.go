@@ -3,7 +3,7 @@ package longrun
 import "fmt"
 
 // Config is a run's size. DefaultConfig is the committed run;
-// QuickConfig a small one for trying the code in a minute.
+// QuickConfig a small one for trying the code in minutes.
 type Config struct {
 	// Window is the tokens of each text scored from position 0.
 	Window int `json:"window"`
