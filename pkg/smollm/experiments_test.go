@@ -1,6 +1,7 @@
 package smollm
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -126,6 +127,21 @@ func TestProbeLayers(t *testing.T) {
 	if len(p.FirstTokenAttn) != len(w.Layers) || len(p.FirstTokenAttn[0]) != w.Heads || len(p.QPairNorm[0]) != w.HeadDim/2 || len(p.KPairNorm) != len(w.Layers) {
 		t.Fatalf("probe shapes: %d×%d attention, %d×%d norms", len(p.FirstTokenAttn), len(p.FirstTokenAttn[0]), len(p.QPairNorm), len(p.QPairNorm[0]))
 	}
+	var sinks, largest []string
+	for l := range p.FirstTokenAttn {
+		mean, top := 0.0, 0
+		for _, a := range p.FirstTokenAttn[l] {
+			mean += a / float64(len(p.FirstTokenAttn[l]))
+		}
+		for i, v := range p.QPairNorm[l] {
+			if v > p.QPairNorm[l][top] {
+				top = i
+			}
+		}
+		sinks, largest = append(sinks, fmt.Sprintf("%.2f", mean)), append(largest, fmt.Sprint(top))
+	}
+	t.Logf("attention to the first token, mean over heads, per layer: %s", strings.Join(sinks, " "))
+	t.Logf("largest query pair per layer (0 the fastest of %d): %s", w.HeadDim/2, strings.Join(largest, " "))
 	for l, heads := range p.FirstTokenAttn {
 		for h, a := range heads {
 			if !(a >= 0 && a <= 1) {
