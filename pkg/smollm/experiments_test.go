@@ -15,6 +15,9 @@ import (
 // forward passes take minutes (xla-test.sh runs them on XLA's CPU plugin).
 func experimentIDs(t *testing.T, n int) (*Weights, []int32) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the lesson's experiments load the model several times")
+	}
 	w := loadForTest(t)
 	if onGoBackend() {
 		t.Skip("the lesson's experiments run on XLA (scripts/xla-test.sh); the pure-Go backend takes minutes for them")
