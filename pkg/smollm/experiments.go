@@ -168,12 +168,14 @@ func (m *Model) probe(in probeIn) (probeOut, error) {
 func rowsNLL(logits [][]float32, tokens []int32, from, to int) float64 {
 	s := 0.0
 	for i := from; i < to; i++ {
-		s -= logSoftmaxAt(logits[i], int(tokens[i+1]))
+		s -= LogProb(logits[i], int(tokens[i+1]))
 	}
 	return s / float64(to-from)
 }
 
-func logSoftmaxAt(logits []float32, t int) float64 {
+// LogProb returns log softmax(logits)[t], in float64: the log-probability
+// of token t.
+func LogProb(logits []float32, t int) float64 {
 	hi := math.Inf(-1)
 	for _, x := range logits {
 		hi = math.Max(hi, float64(x))

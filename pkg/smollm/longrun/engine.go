@@ -1,8 +1,6 @@
 package longrun
 
 import (
-	"math"
-
 	"github.com/gomlx/compute"
 
 	"github.com/posenc/course/pkg/posenc"
@@ -81,17 +79,4 @@ func (e *ModelEngine) Logits(ids []int32, rows []int, sc posenc.Scaling) ([][]fl
 	}
 	logits, _, err := m.Forward(cache, ids, positions(len(ids)), rows, nil)
 	return logits, err
-}
-
-// logSoftmaxAt returns log softmax(logits)[t], in float64.
-func logSoftmaxAt(logits []float32, t int) float64 {
-	hi := math.Inf(-1)
-	for _, x := range logits {
-		hi = math.Max(hi, float64(x))
-	}
-	sum := 0.0
-	for _, x := range logits {
-		sum += math.Exp(float64(x) - hi)
-	}
-	return float64(logits[t]) - hi - math.Log(sum)
 }

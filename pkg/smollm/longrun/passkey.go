@@ -114,7 +114,7 @@ func ScorePasskey(e Engine, p PasskeyPrompt, m Method) (PasskeyOutcome, error) {
 		if got == want {
 			o.Correct++
 		}
-		o.NLL -= logSoftmaxAt(logits[j], want)
+		o.NLL -= smollm.LogProb(logits[j], want)
 	}
 	o.Pass = o.Correct == o.Tokens
 	return o, nil

@@ -1,12 +1,11 @@
 package longrun
 
 import (
-	"os/exec"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/posenc/course/internal/machine"
+	"github.com/posenc/course/pkg/lab/report"
 )
 
 // ResultPaths are the git pathspecs, relative to the repository root, of
@@ -39,18 +38,7 @@ type Provenance struct {
 // and whether any of ResultPaths has uncommitted changes; outside a git
 // checkout, an empty commit.
 func CurrentCode(dir string) (commit string, dirty bool) {
-	git := func(args ...string) (string, error) {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		out, err := cmd.Output()
-		return strings.TrimSpace(string(out)), err
-	}
-	commit, err := git("rev-parse", "HEAD")
-	if err != nil {
-		return "", false
-	}
-	status, err := git(append([]string{"status", "--porcelain", "--"}, ResultPaths...)...)
-	return commit, err != nil || status != ""
+	return report.CodeState(dir, ResultPaths)
 }
 
 // NewProvenance returns the provenance of work starting now.
