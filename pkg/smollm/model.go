@@ -42,6 +42,11 @@ import (
 type network struct {
 	Config
 	rope posenc.RoPE
+	// observe, when set, is called once per layer, in order, with the
+	// rotated queries [b, h, c, e], the chunk's rotated keys [b, k, c, e]
+	// and the attention weights [b, k, g, c, n]: the hook of the lesson's
+	// probes (experiments.go). Nil in the model's own calls.
+	observe func(q, k, weights *graph.Node)
 }
 
 // stepIn are the inputs of one call.
@@ -51,6 +56,7 @@ type stepIn struct {
 	start     *graph.Node   // scalar int32: cache slot of the chunk's first token
 	rows      *graph.Node   // [b, r] int32: chunk rows whose logits to return; nil: none
 	targets   *graph.Node   // [b, c] int32: the next tokens, −1 for none; nil: no losses
+	mask      *graph.Node   // [b, c, n] bool: which slots each query reads; nil: causal (causalMask)
 	cacheK    []*graph.Node // L × [b, k, n, e]: rotated keys of earlier positions
 	cacheV    []*graph.Node // L × [b, k, n, e]: their values
 }
@@ -65,9 +71,13 @@ type stepOut struct {
 
 // forward is the model.
 func (m network) forward(scope *model.Scope, in stepIn) stepOut {
-	embed := weight(scope, in.tokens, "embed")                        // [v, d]
-	x := graph.Gather(embed, graph.ExpandAxes(in.tokens, -1))         // [b, c, d]
-	mask := causalMask(in.start, in.tokens.Shape().Dim(1), in.cacheK) // [c, n]: may query i read slot j
+	embed := weight(scope, in.tokens, "embed")                // [v, d]
+	x := graph.Gather(embed, graph.ExpandAxes(in.tokens, -1)) // [b, c, d]
+	mask := in.mask                                           // [b, c, n]: may query i read slot j
+	if mask == nil {
+		c, n := in.tokens.Shape().Dim(1), in.cacheK[0].Shape().Dim(2)
+		mask = graph.Reshape(causalMask(in.start, c, in.cacheK), 1, c, n) // [1, c, n]
+	}
 	out := stepOut{}
 	for i := range m.Layers {
 		layer := scope.In("layer_%02d", i)
@@ -113,16 +123,19 @@ func (m network) attention(scope *model.Scope, x, positions, start, mask, cacheK
 	// Each group of g query heads reads one key/value head: query head
 	// kv·g + i is row i of group kv.
 	n := keys.Shape().Dim(2)
-	q = graph.Reshape(q, b, k, g, c, e)                                                 // [b, k, g, c, e]
-	scores := graph.Einsum("bkgce,bkne->bkgcn", q, keys)                                // [b, k, g, c, n]
-	scores = graph.MulScalar(scores, 1/math.Sqrt(float64(e)))                           // [b, k, g, c, n]
-	allowed := graph.BroadcastToDims(graph.Reshape(mask, 1, 1, 1, c, n), b, k, g, c, n) // [b, k, g, c, n]
-	scores = graph.Where(allowed, scores, graph.Infinity(x.Graph(), x.DType(), -1))     // [b, k, g, c, n]: −∞ where not allowed
-	weights := graph.Softmax(scores, -1)                                                // [b, k, g, c, n]
-	o := graph.Einsum("bkgcn,bkne->bkgce", weights, values)                             // [b, k, g, c, e]
-	o = graph.Reshape(o, b, h, c, e)                                                    // [b, h, c, e]
-	o = graph.Reshape(graph.Transpose(o, 1, 2), b, c, h*e)                              // [b, c, d]
-	return linear(o, weight(scope, x, "attn_output")), keys, values                     // [b, c, d]
+	q = graph.Reshape(q, b, k, g, c, e)                                                                   // [b, k, g, c, e]
+	scores := graph.Einsum("bkgce,bkne->bkgcn", q, keys)                                                  // [b, k, g, c, n]
+	scores = graph.MulScalar(scores, 1/math.Sqrt(float64(e)))                                             // [b, k, g, c, n]
+	allowed := graph.BroadcastToDims(graph.Reshape(mask, mask.Shape().Dim(0), 1, 1, c, n), b, k, g, c, n) // [b, k, g, c, n]
+	scores = graph.Where(allowed, scores, graph.Infinity(x.Graph(), x.DType(), -1))                       // [b, k, g, c, n]: −∞ where not allowed
+	weights := graph.Softmax(scores, -1)                                                                  // [b, k, g, c, n]
+	if m.observe != nil {
+		m.observe(q, kNew, weights)
+	}
+	o := graph.Einsum("bkgcn,bkne->bkgce", weights, values)         // [b, k, g, c, e]
+	o = graph.Reshape(o, b, h, c, e)                                // [b, h, c, e]
+	o = graph.Reshape(graph.Transpose(o, 1, 2), b, c, h*e)          // [b, c, d]
+	return linear(o, weight(scope, x, "attn_output")), keys, values // [b, c, d]
 }
 
 // writeSlots returns cache [b, k, n, e] with slots start … start+c−1

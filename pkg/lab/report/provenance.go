@@ -24,6 +24,13 @@ var ResultFiles = []string{
 // and whether any of ResultFiles has uncommitted changes. Outside a git
 // checkout it returns an empty commit.
 func CurrentCode(dir string) (commit string, dirty bool) {
+	return CodeState(dir, ResultFiles)
+}
+
+// CodeState returns the commit checked out in the git repository at dir,
+// and whether any file of paths (git pathspecs) has uncommitted changes.
+// Outside a git checkout it returns an empty commit.
+func CodeState(dir string, paths []string) (commit string, dirty bool) {
 	git := func(args ...string) (string, error) {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = dir
@@ -34,7 +41,7 @@ func CurrentCode(dir string) (commit string, dirty bool) {
 	if err != nil {
 		return "", false
 	}
-	status, err := git(append([]string{"status", "--porcelain", "--"}, ResultFiles...)...)
+	status, err := git(append([]string{"status", "--porcelain", "--"}, paths...)...)
 	return commit, err != nil || status != ""
 }
 

@@ -1,0 +1,82 @@
+package longrun
+
+import (
+	"github.com/gomlx/compute"
+
+	"github.com/posenc/course/pkg/posenc"
+	"github.com/posenc/course/pkg/smollm"
+)
+
+// Engine scores token sequences from position 0 under a RoPE scaling. The
+// run needs nothing else of the model, so that its bookkeeping (cells,
+// resuming, summaries) is tested without one.
+type Engine interface {
+	// NLL returns −log p(ids[i+1] | ids[:i+1]) for i = 0 … len(ids)−2.
+	NLL(ids []int32, sc posenc.Scaling) ([]float32, error)
+	// Logits returns the logits at rows (ascending indices into ids).
+	Logits(ids []int32, rows []int, sc posenc.Scaling) ([][]float32, error)
+}
+
+// ModelEngine runs SmolLM2 (smollm.Model) on a backend, one model at a
+// time: a new scaling replaces the model (the run groups cells by method).
+type ModelEngine struct {
+	Backend   compute.Backend
+	Weights   *smollm.Weights
+	ChunkSize int
+
+	current posenc.Scaling
+	model   *smollm.Model
+}
+
+// modelFor returns the model for scaling sc on a sequence of n tokens.
+// Dynamic NTK gets SeqLen = n: its factor follows the length of the
+// sequence scored, as transformers computes it for one forward pass,
+// rather than the length of each chunk.
+func (e *ModelEngine) modelFor(sc posenc.Scaling, n int) (*smollm.Model, error) {
+	if sc.Kind == posenc.ScalingDynamic {
+		sc.SeqLen = n
+	}
+	if e.model != nil && e.current == sc {
+		return e.model, nil
+	}
+	m, err := smollm.New(e.Backend, e.Weights, sc)
+	if err != nil {
+		return nil, err
+	}
+	if e.ChunkSize > 0 {
+		m.ChunkSize = e.ChunkSize
+	}
+	e.model, e.current = m, sc
+	return m, nil
+}
+
+func positions(n int) []int32 {
+	p := make([]int32, n)
+	for i := range p {
+		p[i] = int32(i)
+	}
+	return p
+}
+
+// NLL implements Engine.
+func (e *ModelEngine) NLL(ids []int32, sc posenc.Scaling) ([]float32, error) {
+	m, err := e.modelFor(sc, len(ids))
+	if err != nil {
+		return nil, err
+	}
+	return m.Score(ids)
+}
+
+// Logits implements Engine.
+func (e *ModelEngine) Logits(ids []int32, rows []int, sc posenc.Scaling) ([][]float32, error) {
+	m, err := e.modelFor(sc, len(ids))
+	if err != nil {
+		return nil, err
+	}
+	cache, err := m.NewCache(len(ids))
+	if err != nil {
+		return nil, err
+	}
+	logits, _, err := m.Forward(cache, ids, positions(len(ids)), rows, nil)
+	return logits, err
+}

@@ -1,0 +1,121 @@
+package longrun
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/gomlx/compute/gobackend"
+
+	"github.com/posenc/course/internal/modeltest"
+	"github.com/posenc/course/pkg/bpe"
+	"github.com/posenc/course/pkg/gguf"
+	"github.com/posenc/course/pkg/posgraph"
+	"github.com/posenc/course/pkg/smollm"
+)
+
+// tokenizer reads SmolLM2's tokenizer once; without the model the test
+// skips (fails on CI).
+var tokenizer = sync.OnceValues(func() (*bpe.Tokenizer, error) {
+	path, err := smollm.Find()
+	if err != nil {
+		return nil, err
+	}
+	f, err := gguf.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return bpe.FromGGUF(f)
+})
+
+func needTokenizer(t *testing.T) *bpe.Tokenizer {
+	t.Helper()
+	_, err := smollm.Find()
+	modeltest.Require(t, err)
+	tok, err := tokenizer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// TestTextsAreLongEnough checks that every committed text fills the
+// committed window with SmolLM2's tokens.
+func TestTextsAreLongEnough(t *testing.T) {
+	tok := needTokenizer(t)
+	for _, name := range TextNames {
+		text, err := LoadText(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(tok.Encode(text.Body))
+		t.Logf("%s: %d bytes, %d tokens", name, len(text.Body), n)
+		if n < DefaultConfig().Window {
+			t.Errorf("%s has %d tokens; the window needs %d", name, n, DefaultConfig().Window)
+		}
+	}
+}
+
+// TestPasskeyTokensAreThePrompts checks that the prompt built from the
+// parts' tokens is how the tokenizer cuts the whole prompt, so the model
+// scores the text a user would send, and that the answer is its digits.
+func TestPasskeyTokensAreThePrompts(t *testing.T) {
+	tok := needTokenizer(t)
+	for _, depth := range []float64{0, 0.5, 1} {
+		p, err := NewPasskeyPrompt(tok, 600, depth, 42)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole := tok.Encode(p.Text)
+		ids := make([]int, len(p.IDs))
+		for i, id := range p.IDs {
+			ids[i] = int(id)
+		}
+		if !slices.Equal(whole, ids) {
+			t.Errorf("depth %g: the whole prompt tokenizes to %d tokens, its parts to %d", depth, len(whole), len(ids))
+		}
+		answer, err := tok.Decode(ids[p.Answer:])
+		if err != nil || answer != fmt.Sprintf(" %d", p.Key) {
+			t.Errorf("depth %g: answer tokens decode to %q (%v), want %q", depth, answer, err, fmt.Sprintf(" %d", p.Key))
+		}
+	}
+}
+
+// TestQuickRunOnXLA runs a few cells of the quick run on the model: the
+// NLL and a passkey trial come out finite and sane. On the pure-Go backend
+// (about 100 s per 512 tokens) it skips.
+func TestQuickRunOnXLA(t *testing.T) {
+	tok := needTokenizer(t)
+	if posgraph.Backend().String() == gobackend.BackendName {
+		t.Skip("the pure-Go backend takes minutes for this; scripts/model-results.sh --quick runs it on XLA")
+	}
+	path, _ := smollm.Find()
+	w, err := smollm.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := QuickConfig()
+	c.Window, c.RangeEdges, c.Texts = 128, []int{0, 64, 128}, []string{"opticks"}
+	c.PasskeyLengths, c.TrialsBeyond = []int{200}, 0
+	c.ChunkSize = 64
+	store := Store{Dir: t.TempDir()}
+	e := &ModelEngine{Backend: posgraph.Backend(), Weights: w, ChunkSize: c.ChunkSize}
+	if err := Run(c, store, e, tok, Provenance{Command: "test"}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Summarize(store, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range s.NLL {
+		if !(row.Spread.Mean > 0.5 && row.Spread.Mean < 8) {
+			t.Errorf("%s [%d, %d): %.3f nats/token, want a trained model's (0.5–8)", row.Method, row.From, row.To, row.Spread.Mean)
+		}
+	}
+	if len(s.Passkey) != 1 || s.Passkey[0].Trials != 1 {
+		t.Errorf("passkey cells %+v, want one trial", s.Passkey)
+	}
+}

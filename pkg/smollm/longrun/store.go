@@ -1,0 +1,170 @@
+package longrun
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// NLLCell is one text scored under one method: the NLL of every position.
+type NLLCell struct {
+	Text       string     `json:"text"`
+	Method     string     `json:"method"`
+	Scaling    string     `json:"scaling"` // the posenc.Scaling, printed
+	Tokens     int        `json:"tokens"`
+	NLL        []float32  `json:"nll"` // −log p(token i+1 | tokens ≤ i), rounded to 1e-4 nats
+	Mean       float64    `json:"mean"`
+	Seconds    float64    `json:"seconds"`
+	Provenance Provenance `json:"provenance"`
+}
+
+// PasskeyTrial is one passkey trial under one method.
+type PasskeyTrial struct {
+	Method     string     `json:"method"`
+	Length     int        `json:"length"` // asked
+	Tokens     int        `json:"tokens"` // the prompt's, answer included
+	Depth      float64    `json:"depth"`
+	Trial      int        `json:"trial"`
+	Key        int        `json:"key"`
+	NeedleAt   int        `json:"needle_at"`
+	Pass       bool       `json:"pass"`
+	Correct    int        `json:"correct"` // answer tokens right under teacher forcing
+	Answer     int        `json:"answer_tokens"`
+	Greedy     []int      `json:"greedy"`
+	AnswerNLL  float64    `json:"answer_nll"`
+	Seconds    float64    `json:"seconds"`
+	Provenance Provenance `json:"provenance"`
+}
+
+// Store is a results folder: nll/TEXT.METHOD.json, passkey/METHOD/
+// len-L.depth-D.trial-T.json, runs.json, summary.json and summary.md.
+type Store struct{ Dir string }
+
+func (s Store) nllPath(text, method string) string {
+	return filepath.Join(s.Dir, "nll", text+"."+method+".json")
+}
+
+func (s Store) passkeyPath(method string, length int, depth float64, trial int) string {
+	return filepath.Join(s.Dir, "passkey", method, fmt.Sprintf("len-%05d.depth-%.2f.trial-%02d.json", length, depth, trial))
+}
+
+// has reports whether the cell at path is done.
+func has(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// writeJSON writes v to path at once: to a temporary file, then renamed,
+// so that an interrupted run never leaves half a cell that a re-run would
+// skip.
+func writeJSON(path string, v any) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("longrun: %s: %w", path, err)
+	}
+	return nil
+}
+
+// round4 rounds to 1e-4, which keeps the files a third of their size.
+func round4(xs []float32) []float32 {
+	out := make([]float32, len(xs))
+	for i, x := range xs {
+		out[i] = float32(math.Round(float64(x)*1e4) / 1e4)
+	}
+	return out
+}
+
+// NLLCells returns every NLL cell in the store, by text then method.
+func (s Store) NLLCells() ([]NLLCell, error) {
+	paths, _ := filepath.Glob(filepath.Join(s.Dir, "nll", "*.json"))
+	sort.Strings(paths)
+	var cells []NLLCell
+	for _, p := range paths {
+		var c NLLCell
+		if err := readJSON(p, &c); err != nil {
+			return nil, err
+		}
+		cells = append(cells, c)
+	}
+	return cells, nil
+}
+
+// PasskeyTrials returns every passkey trial in the store.
+func (s Store) PasskeyTrials() ([]PasskeyTrial, error) {
+	var trials []PasskeyTrial
+	err := filepath.WalkDir(filepath.Join(s.Dir, "passkey"), func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fs.SkipAll
+		}
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".json" {
+			return err
+		}
+		var t PasskeyTrial
+		if err := readJSON(p, &t); err != nil {
+			return err
+		}
+		trials = append(trials, t)
+		return nil
+	})
+	return trials, err
+}
+
+// RunRecord is one invocation of the run: its provenance and how it ended.
+type RunRecord struct {
+	Provenance
+	Config      Config     `json:"config"`
+	CellsRun    int        `json:"cells_run"`
+	CellsKept   int        `json:"cells_kept"` // found on disk, skipped
+	WallSeconds float64    `json:"wall_seconds"`
+	LoadAfter   [3]float64 `json:"load_after"`
+	PeakRSSMiB  float64    `json:"peak_rss_mib"`
+}
+
+// Runs returns the runs recorded in runs.json.
+func (s Store) Runs() ([]RunRecord, error) {
+	var runs []RunRecord
+	err := readJSON(filepath.Join(s.Dir, "runs.json"), &runs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return runs, err
+}
+
+func (s Store) addRun(r RunRecord) error {
+	runs, err := s.Runs()
+	if err != nil {
+		return err
+	}
+	return writeJSON(filepath.Join(s.Dir, "runs.json"), append(runs, r))
+}
+
+func writeText(path, text string) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
