@@ -33,12 +33,19 @@ WHEEL_FILE=lammps_jax_pjrt_cpu-0.11.2-py3-none-manylinux_2_27_x86_64.whl
 WHEEL_SHA256=1319390d948b39f69f7dade496b7c385149d9ca6097a6b62114da113216d9ad1
 WHEEL_PLUGIN=lammps_jax_pjrt_cpu/pjrt_c_api_cpu_plugin.so
 
+# The tests of pkg/smollm/experiments.go (lesson 11's cells on the real
+# model): minutes on two cores, so make test leaves them to
+# make model-experiments (xla-test.sh --experiments).
+SMOLLM_EXPERIMENTS='Experiment|ProbeLayers|PositionPrecision|DynamicNTKStaleCache|ShortPromptCost'
+
 bench=0
+experiments=0
 case "${1:-}" in
 --bench) bench=1 ;;
+--experiments) experiments=1 ;;
 "") ;;
 *)
-	echo "usage: xla-test.sh [--bench]" >&2
+	echo "usage: xla-test.sh [--bench | --experiments]" >&2
 	exit 2
 	;;
 esac
@@ -106,6 +113,10 @@ cd "$ROOT"
 # system's C and C++ runtime libraries define every version it needs.
 "$GO" run ./cmd/xla-install -runtime-check "$dir/pjrt_c_api_cpu_plugin.so" | sed 's/^/xla-test: /'
 
+if [ "$experiments" = 1 ]; then
+	say "the real-model experiments on xla:cpu ($dir)"
+	exec "$GO" test -count=1 -v -run "$SMOLLM_EXPERIMENTS" ./pkg/smollm
+fi
 if [ "$bench" = 1 ]; then
 	say "cmd/xla-check on xla:cpu ($dir)"
 	exec "$GO" run ./cmd/xla-check
@@ -115,9 +126,11 @@ say "go test ./pkg/posgraph/... on xla:cpu ($dir)"
 "$GO" test -count=1 ./pkg/posgraph/...
 
 # SmolLM2-135M against Hugging Face's logits, 512 tokens (make model fetched
-# it; the tests skip without it, and fail without it on CI).
-say "go test ./pkg/smollm on xla:cpu ($dir)"
-"$GO" test -count=1 ./pkg/smollm
+# it; the tests skip without it, and fail without it on CI). The
+# experiments behind lesson 11's cells take minutes more: make
+# model-experiments runs them.
+say "go test ./pkg/smollm on xla:cpu ($dir), experiments apart"
+"$GO" test -count=1 -skip "$SMOLLM_EXPERIMENTS" ./pkg/smollm
 
 # Every notebook, as make run-notebooks runs them.
 say "every notebook on xla:cpu"
