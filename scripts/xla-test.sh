@@ -18,6 +18,10 @@
 # --bench: instead of the tests, cmd/xla-check on the same plugin: host/graph
 # agreement, posgraph.ApplyRoPE against GoMLX's pos.RoPE in time, training
 # steps per second (make bench).
+# --plugin-dir: instead, print the plugin's folder (installing the test
+# plugin first where needed) and nothing else on stdout, for a command to
+# run on it: PJRT_PLUGIN_LIBRARY_PATH=$(scripts/xla-test.sh --plugin-dir)
+# (make bench's lab and model benchmarks).
 #
 # Environment: XLA_PLUGIN_DIR, COURSE_TOOLS, GO.
 set -euo pipefail
@@ -33,16 +37,21 @@ WHEEL_SHA256=1319390d948b39f69f7dade496b7c385149d9ca6097a6b62114da113216d9ad1
 WHEEL_PLUGIN=lammps_jax_pjrt_cpu/pjrt_c_api_cpu_plugin.so
 
 bench=0
+plugin_dir=0
 case "${1:-}" in
 --bench) bench=1 ;;
+--plugin-dir) plugin_dir=1 ;;
 "") ;;
 *)
-	echo "usage: xla-test.sh [--bench]" >&2
+	echo "usage: xla-test.sh [--bench | --plugin-dir]" >&2
 	exit 2
 	;;
 esac
 
 say() { printf 'xla-test: %s\n' "$*"; }
+if [ "$plugin_dir" = 1 ]; then
+	exec 3>&1 1>&2 # stdout is the folder's alone; everything else to stderr
+fi
 die() {
 	printf 'xla-test: %s\n' "$*" >&2
 	exit 1
@@ -89,7 +98,7 @@ dir=${XLA_PLUGIN_DIR:-}
 if [ -z "$dir" ]; then
 	if [ "$(uname -s)/$(uname -m)" != Linux/x86_64 ]; then
 		say "skipped: the test plugin ($WHEEL_NAME) is built for linux x86_64 only; give XLA_PLUGIN_DIR (make xla installs one)"
-		exit 0
+		exit "$plugin_dir" # --plugin-dir has no folder to print: a failure
 	fi
 	if [ "$("$GO" env CGO_ENABLED)" != 1 ]; then
 		die "cgo is off (CGO_ENABLED=0): XLA needs it, and a C compiler"
@@ -105,6 +114,10 @@ cd "$ROOT"
 # system's C and C++ runtime libraries define every version it needs.
 "$GO" run ./cmd/xla-install -runtime-check "$dir/pjrt_c_api_cpu_plugin.so" | sed 's/^/xla-test: /'
 
+if [ "$plugin_dir" = 1 ]; then
+	printf '%s\n' "$dir" >&3
+	exit 0
+fi
 if [ "$bench" = 1 ]; then
 	say "cmd/xla-check on xla:cpu ($dir)"
 	exec "$GO" run ./cmd/xla-check
