@@ -11,6 +11,7 @@ import (
 
 	"github.com/posenc/course/internal/modeltest"
 	"github.com/posenc/course/pkg/gguf"
+	"github.com/posenc/course/pkg/smollm"
 )
 
 // byteVocab returns the 256 byte symbols followed by extra tokens.
@@ -109,7 +110,9 @@ type golden struct {
 
 func smolLM2(t *testing.T) *Tokenizer {
 	t.Helper()
-	f, err := gguf.Open(modeltest.Path(t))
+	path, err := smollm.Find()
+	modeltest.Require(t, err)
+	f, err := gguf.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
