@@ -17,11 +17,11 @@
 // untimed (GoMLX compiles its graphs then) and --repeat times timed. A
 // side's figure is its minimum over all those runs, the run least
 // disturbed by other work on the machine, and ratios are ratios of minima.
-// The Python side is scripts/model/bench_torch.py in the hash-locked
+// The Python side is scripts/model/model_bench_torch.py in the hash-locked
 // environment scripts/model/env.sh installs (transformers, torch, gguf).
 //
-//	go run ./cmd/model-bench              # about 6 min on 2 idle cores; table + cmd/model-bench/results.json
-//	go run ./cmd/model-bench --long       # also prefill 16,384 once, time and peak memory (about 15 min more)
+//	go run ./cmd/model-bench              # about 10 min on 2 idle cores (estimated); table + cmd/model-bench/results.json
+//	go run ./cmd/model-bench --long       # also prefill 16,384 once per side, time and peak memory (about 15 min more)
 //	go run ./cmd/model-bench --tasks prefill:64,decode:8@64 --go-tasks prefill:16 --rounds 1 --repeat 1 --json ""
 //
 // XLA's CPU plugin must be installed where go-xla finds it (make xla, or
@@ -252,7 +252,13 @@ func measure(c config, log io.Writer) (*results, error) {
 			if side == sideTorch {
 				policies = append(policies, "PASSIVE")
 			}
-			for _, policy := range policies {
+			for i, policy := range policies {
+				if r > 0 || i > 0 {
+					tasks = withoutMemory(tasks) // a memory task runs once per side, in its first process
+					if len(tasks) == 0 {
+						continue
+					}
+				}
 				fmt.Fprintf(log, "round %d/%d: %s%s\n", r+1, c.rounds, sideNames[side], map[string]string{"": "", "PASSIVE": ", OMP_WAIT_POLICY=PASSIVE"}[policy])
 				cmd := sideCommand(c, side, policy, tasks, self, python, model, idsPath)
 				cmd.Stderr = log
@@ -273,6 +279,17 @@ func measure(c config, log io.Writer) (*results, error) {
 	return res, nil
 }
 
+// withoutMemory returns tasks but the memory ones.
+func withoutMemory(tasks []task) []task {
+	var out []task
+	for _, t := range tasks {
+		if t.Kind != "memory" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // sideCommand returns the process that runs tasks on side: PyTorch's
 // script with ompWaitPolicy ("": OpenMP's default), or this program as a
 // GoMLX worker on the side's backend; both on c.threads threads.
@@ -283,7 +300,7 @@ func sideCommand(c config, side, ompWaitPolicy string, tasks []task, self, pytho
 	}
 	list, rep := strings.Join(names, ","), fmt.Sprint(c.repeat)
 	if side == sideTorch {
-		cmd := pinned(c.threads, python, "scripts/model/bench_torch.py", "--model", model, "--ids", idsPath,
+		cmd := pinned(c.threads, python, "scripts/model/model_bench_torch.py", "--model", model, "--ids", idsPath,
 			"--tasks", list, "--repeat", rep, "--threads", fmt.Sprint(c.threads))
 		cmd.Env = append(os.Environ(), fmt.Sprintf("OMP_NUM_THREADS=%d", c.threads), fmt.Sprintf("MKL_NUM_THREADS=%d", c.threads),
 			"HF_HUB_DISABLE_PROGRESS_BARS=1", "TQDM_DISABLE=1")

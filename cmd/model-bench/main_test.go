@@ -133,3 +133,16 @@ func TestFinish(t *testing.T) {
 		t.Errorf("goal %v; want not met (XLA 3 s, torch 2.5 s)", r.GoalMet)
 	}
 }
+
+// A memory task runs in each side's first process only: the later ones
+// get the list without it.
+func TestWithoutMemory(t *testing.T) {
+	ts, err := parseTasks("prefill:8,memory:16384,decode:2@8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := withoutMemory(ts)
+	if len(got) != 2 || got[0].String() != "prefill:8" || got[1].String() != "decode:2@8" || len(withoutMemory(ts[1:2])) != 0 {
+		t.Errorf("withoutMemory(%v) = %v; want the prefill and decode tasks", ts, got)
+	}
+}

@@ -7,7 +7,7 @@ import (
 )
 
 // task is one measurement, the same on every side (scripts/model/
-// bench_torch.py reads the same names):
+// model_bench_torch.py reads the same names):
 //
 //	prefill:N    N tokens from position 0 into an empty cache, logits of
 //	             the last row only; tokens/s = N / seconds

@@ -15,7 +15,7 @@ import (
 )
 
 // sideResult is what one side's process measured, as it prints it (the
-// GoMLX worker here, scripts/model/bench_torch.py alike).
+// GoMLX worker here, scripts/model/model_bench_torch.py alike).
 type sideResult struct {
 	Side        string       `json:"side"`
 	Description string       `json:"description"`

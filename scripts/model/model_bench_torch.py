@@ -21,7 +21,7 @@ Every task but memory runs once untimed, then --repeat times timed. Before
 each task the peak resident memory is reset (/proc/self/clear_refs) and
 read after it (VmHWM): the peak during that task, the weights included.
 
-Usage: python bench_torch.py --model FILE.gguf --ids IDS.json --tasks
+Usage: python model_bench_torch.py --model FILE.gguf --ids IDS.json --tasks
        prefill:512,decode:64@512 [--repeat 3] [--threads N]
 Prints one JSON object on stdout; progress on stderr.
 """
@@ -67,7 +67,7 @@ def parse_task(spec):
     if kind == "decode":
         d, _, p = arg.partition("@")
         return kind, int(p), int(d)
-    raise SystemExit("bench_torch.py: unknown task %r (want prefill:N, decode:D@P or memory:N)" % spec)
+    raise SystemExit("model_bench_torch.py: unknown task %r (want prefill:N, decode:D@P or memory:N)" % spec)
 
 
 def main():
@@ -116,7 +116,7 @@ def main():
     with torch.inference_mode():
         for (kind, p, d), spec in zip(tasks, a.tasks.split(",")):
             if max(p + d, p) > len(ids):
-                raise SystemExit("bench_torch.py: task %s needs %d ids, %s has %d" % (spec, p + d, a.ids, len(ids)))
+                raise SystemExit("model_bench_torch.py: task %s needs %d ids, %s has %d" % (spec, p + d, a.ids, len(ids)))
             run = (lambda: decode(p, d)) if kind == "decode" else (lambda: prefill(p)[0])
             exact = reset_peak()
             warm = None
