@@ -11,7 +11,7 @@
 # image still get that one (make xla, cmd/xla-install).
 #
 #   lammps-jax-pjrt-cpu 0.11.2: XLA's PJRT CPU plugin built from the XLA of
-#   jaxlib 0.11.2 (PJRT C API 0.115; go-xla v0.4.1 is built against 0.104
+#   jaxlib 0.11.2 (PJRT C API 0.115; go-xla v0.4.5, like v0.4.1, is built against 0.104
 #   and its default plugin, v0.114.0, implements 0.114). Wheels for
 #   linux x86_64 only: elsewhere this script says so and skips.
 #
