@@ -124,6 +124,17 @@ func TestFinish(t *testing.T) {
 		}
 	}
 
+	// A side left out leaves no row of its own; a memory row has no ratio.
+	c2, _ := parseFlags([]string{"--sides", "xla,torch", "--tasks", "memory:100"})
+	r = newResults(c2, "/x/model.gguf")
+	r.finish(c2, map[string][]sideResult{
+		sideXLA:   {{Tasks: []taskResult{tr("memory:100", 900, 5)}}},
+		sideTorch: {{Tasks: []taskResult{tr("memory:100", 700, 1)}}},
+	})
+	if len(r.Rows) != 1 || r.Rows[0].XLAOverTorch != 0 || r.GoalMet != nil {
+		t.Errorf("memory only, without the Go side: rows %+v, goal %v; want one row, no ratio, no goal", r.Rows, r.GoalMet)
+	}
+
 	// One prefill slower than PyTorch: the goal is not met.
 	byRound[sideXLA][1].Tasks[0] = tr("prefill:100", 900, 3)
 	byRound[sideXLA][0].Tasks[0] = tr("prefill:100", 900, 3)

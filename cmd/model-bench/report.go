@@ -168,11 +168,15 @@ func (r *results) finish(c config, byRound map[string][]sideResult) {
 				}
 			}
 		}
+		if len(rw.Cells) == 0 {
+			continue // no side that ran ran this task
+		}
 		for _, cl := range rw.Cells {
 			cl.MinSeconds = slices.Min(cl.Seconds)
 			cl.TokensPerSecond = float64(rw.Timed) / cl.MinSeconds
 		}
-		if torch := rw.Cells[sideTorch]; torch != nil {
+		// No ratio for a memory task: one run, GoMLX's with compiling.
+		if torch := rw.Cells[sideTorch]; torch != nil && t.Kind != "memory" {
 			if x := rw.Cells[sideXLA]; x != nil {
 				rw.XLAOverTorch = x.TokensPerSecond / torch.TokensPerSecond
 				if t.Kind == "prefill" {
