@@ -14,7 +14,7 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: model model-golden model-experiments help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results model-results golden golden-check site
+.PHONY: model model-golden model-experiments model-results model-bench help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results golden golden-check site
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -76,11 +76,17 @@ model-experiments: model ## the tests of lesson 11's experiments on the real mod
 model-results: model ## the long run of SmolLM2-135M (lesson 11): NLL by position to 16,384 under six scalings, passkey retrieval to 16k; resumable, into model/results (ARGS=--quick: 512-token windows, one trial, into build/; minutes)
 	@scripts/model-results.sh $(ARGS)
 
-bench: ## Go benchmarks and the textbook numpy code side by side: one table, and cmd/bench/results.json; then the graph layer on xla:cpu; then SmolLM2-135M in GoMLX against transformers + torch
+bench: ## Go benchmarks and the textbook numpy code side by side (cmd/bench/results.json); the lab's training throughput, Go backend, XLA CPU and PyTorch (lab/results/throughput.json); the graph layer on xla:cpu; then make model-bench
 	GOMLX_BACKEND=go $(GO) run ./cmd/bench
-	$(GO) run ./cmd/lab --bench
+	dir=$$(scripts/xla-test.sh --plugin-dir) && PJRT_PLUGIN_LIBRARY_PATH=$$dir $(GO) run ./cmd/lab --bench
 	@scripts/xla-test.sh --bench
-	@scripts/model/bench.sh
+	@$(MAKE) --no-print-directory model-bench
+
+# Extra flags for cmd/model-bench, e.g. MODEL_BENCH_FLAGS=--long.
+MODEL_BENCH_FLAGS ?=
+
+model-bench: model ## SmolLM2-135M in GoMLX on XLA CPU (and the Go backend at 128 tokens) against transformers + PyTorch, same weights, token ids and threads: prefill and decode tokens/s into cmd/model-bench/results.json (about 15 min on 2 cores: 1,020 s at load 2.5–4.5; MODEL_BENCH_FLAGS=--long adds a 16k-token prefill's time and peak memory)
+	dir=$$(scripts/xla-test.sh --plugin-dir) && PJRT_PLUGIN_LIBRARY_PATH=$$dir $(GO) run ./cmd/model-bench $(MODEL_BENCH_FLAGS)
 
 test-browser: install site ## every notebook in headless chromium, in JupyterLab (its live controls driven) and in Notebook 6, and every page of the site (part of make test); screenshots in build/browser/
 	@bash scripts/install.sh --browser

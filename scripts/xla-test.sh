@@ -12,13 +12,17 @@
 # image still get that one (make xla, cmd/xla-install).
 #
 #   lammps-jax-pjrt-cpu 0.11.2: XLA's PJRT CPU plugin built from the XLA of
-#   jaxlib 0.11.2 (PJRT C API 0.115; go-xla v0.4.1 is built against 0.104
+#   jaxlib 0.11.2 (PJRT C API 0.115; go-xla v0.4.5, like v0.4.1, is built against 0.104
 #   and its default plugin, v0.114.0, implements 0.114). Wheels for
 #   linux x86_64 only: elsewhere this script says so and skips.
 #
 # --bench: instead of the tests, cmd/xla-check on the same plugin: host/graph
 # agreement, posgraph.ApplyRoPE against GoMLX's pos.RoPE in time, training
 # steps per second (make bench).
+# --plugin-dir: instead, print the plugin's folder (installing the test
+# plugin first where needed) and nothing else on stdout, for a command to
+# run on it: PJRT_PLUGIN_LIBRARY_PATH=$(scripts/xla-test.sh --plugin-dir)
+# (make bench's lab and model benchmarks).
 #
 # Environment: XLA_PLUGIN_DIR, COURSE_TOOLS, GO.
 set -euo pipefail
@@ -40,17 +44,22 @@ SMOLLM_EXPERIMENTS='Experiment|ProbeLayers|PositionPrecision|DynamicNTKStaleCach
 
 bench=0
 experiments=0
+plugin_dir=0
 case "${1:-}" in
 --bench) bench=1 ;;
 --experiments) experiments=1 ;;
+--plugin-dir) plugin_dir=1 ;;
 "") ;;
 *)
-	echo "usage: xla-test.sh [--bench | --experiments]" >&2
+	echo "usage: xla-test.sh [--bench | --experiments | --plugin-dir]" >&2
 	exit 2
 	;;
 esac
 
 say() { printf 'xla-test: %s\n' "$*"; }
+if [ "$plugin_dir" = 1 ]; then
+	exec 3>&1 1>&2 # stdout is the folder's alone; everything else to stderr
+fi
 die() {
 	printf 'xla-test: %s\n' "$*" >&2
 	exit 1
@@ -97,7 +106,7 @@ dir=${XLA_PLUGIN_DIR:-}
 if [ -z "$dir" ]; then
 	if [ "$(uname -s)/$(uname -m)" != Linux/x86_64 ]; then
 		say "skipped: the test plugin ($WHEEL_NAME) is built for linux x86_64 only; give XLA_PLUGIN_DIR (make xla installs one)"
-		exit 0
+		exit "$plugin_dir" # --plugin-dir has no folder to print: a failure
 	fi
 	if [ "$("$GO" env CGO_ENABLED)" != 1 ]; then
 		die "cgo is off (CGO_ENABLED=0): XLA needs it, and a C compiler"
@@ -116,6 +125,10 @@ cd "$ROOT"
 if [ "$experiments" = 1 ]; then
 	say "the real-model experiments on xla:cpu ($dir)"
 	exec "$GO" test -count=1 -v -run "$SMOLLM_EXPERIMENTS" ./pkg/smollm
+fi
+if [ "$plugin_dir" = 1 ]; then
+	printf '%s\n' "$dir" >&3
+	exit 0
 fi
 if [ "$bench" = 1 ]; then
 	say "cmd/xla-check on xla:cpu ($dir)"

@@ -17,13 +17,15 @@ import (
 
 	"github.com/posenc/course/internal/machine"
 	"github.com/posenc/course/pkg/lab"
+	"github.com/posenc/course/pkg/posgraph"
 )
 
 // The training-throughput comparison of make bench: the lab's RoPE model
 // trained by GoMLX on its pure-Go backend (built plain and with
-// GOEXPERIMENT=simd, GoMLX's AVX-512/AVX2 matmul) and by PyTorch on the CPU,
-// same model, same batch, interleaved over rounds so that every side sees
-// the same load.
+// GOEXPERIMENT=simd, GoMLX's AVX-512/AVX2 matmul), by GoMLX on XLA's CPU
+// plugin where one is installed (make xla, or PJRT_PLUGIN_LIBRARY_PATH, as
+// make bench gives it), and by PyTorch on the CPU, same model, same batch,
+// interleaved over rounds so that every side sees the same load.
 
 // torchEnv is how PyTorch runs: Debian's python3-torch 1.13 with OpenBLAS
 // (libopenblas0-pthread) on one BLAS thread, one OpenMP thread per core
@@ -62,6 +64,7 @@ type throughput struct {
 
 type benchResults struct {
 	Command    string       `json:"command"`
+	XLA        string       `json:"xla_cpu"` // the plugin the XLA CPU side ran, or why it did not run
 	Batch      int          `json:"batch"`
 	SeqLen     int          `json:"seq_len"`
 	Steps      int          `json:"steps_per_round"`
@@ -89,7 +92,8 @@ func runBench(rounds, steps int, jsonPath string, stdout, stderr io.Writer) erro
 		goCmd = "go"
 	}
 	bins := map[string]string{"GoMLX (Go backend)": filepath.Join(dir, "plain.test"), "GoMLX (Go backend, GOEXPERIMENT=simd)": filepath.Join(dir, "simd.test")}
-	for side, bin := range bins {
+	for _, side := range []string{"GoMLX (Go backend)", "GoMLX (Go backend, GOEXPERIMENT=simd)"} {
+		bin := bins[side]
 		cmd := exec.Command(goCmd, "test", "-c", "-o", bin, "./pkg/lab")
 		cmd.Env = os.Environ()
 		if strings.Contains(side, "simd") {
@@ -110,7 +114,16 @@ func runBench(rounds, steps int, jsonPath string, stdout, stderr io.Writer) erro
 	sizes := benchSizes()
 	res := benchResults{Command: "go run ./cmd/lab --bench", Batch: sizes[0].c.Batch, SeqLen: sizes[0].c.TrainLen, Steps: steps, Torch: torchVersion,
 		TorchEnv: torchEnv, GoVersion: runtime.Version(), CPU: machine.CPUModel(), LoadBefore: machine.LoadText(), Started: time.Now().UTC().Format(time.RFC3339)}
-	sides := []string{"GoMLX (Go backend)", "GoMLX (Go backend, GOEXPERIMENT=simd)", "PyTorch " + torchVersion + " (CPU)"}
+	sides := []string{"GoMLX (Go backend)", "GoMLX (Go backend, GOEXPERIMENT=simd)"}
+	if plugin, ok := xlaCPUPlugin(); ok {
+		res.XLA = plugin
+		sides = append(sides, xlaSide)
+		bins[xlaSide] = bins["GoMLX (Go backend)"] // the plain build, on GOMLX_BACKEND=xla:cpu
+	} else {
+		res.XLA = "not run: " + plugin
+		fmt.Fprintf(stderr, "lab: no XLA CPU column: %s\n", plugin)
+	}
+	sides = append(sides, "PyTorch "+torchVersion+" (CPU)")
 	for _, size := range sizes {
 		samples := map[string][]float64{}
 		for r := range rounds {
@@ -124,7 +137,11 @@ func runBench(rounds, steps int, jsonPath string, stdout, stderr io.Writer) erro
 				if strings.HasPrefix(side, "PyTorch") {
 					tps, err = torchThroughput(size.c, steps)
 				} else {
-					tps, err = goThroughput(bins[side], size.config, steps)
+					backend := "go"
+					if side == xlaSide {
+						backend = "xla:cpu"
+					}
+					tps, err = goThroughput(bins[side], backend, size.config, steps)
 				}
 				if err != nil {
 					return err
@@ -164,12 +181,32 @@ func printBench(w io.Writer, res benchResults) {
 		fmt.Fprintf(w, "  %-42s %8.0f   %5.2f×\n", s.Side, s.Median, s.Median/base)
 	}
 	fmt.Fprintf(w, "load %s → %s, %s, %s; PyTorch with %s\n", res.LoadBefore, res.LoadAfter, res.CPU, res.GoVersion, strings.Join(res.TorchEnv, " "))
+	fmt.Fprintf(w, "XLA CPU: %s\n", res.XLA)
 }
 
-// goThroughput runs BenchmarkTrainStep of a pkg/lab test binary.
-func goThroughput(bin, config string, steps int) (float64, error) {
+// xlaSide is the XLA CPU side's name in the table.
+const xlaSide = "GoMLX (XLA CPU)"
+
+// xlaCPUPlugin returns the path of the XLA CPU plugin that go-xla finds
+// (in its folders or PJRT_PLUGIN_LIBRARY_PATH), or why there is none: what
+// posgraph.ChooseBackend would pick with GOMLX_BACKEND unset.
+func xlaCPUPlugin() (string, bool) {
+	if saved, ok := os.LookupEnv(posgraph.BackendEnvVar); ok {
+		os.Unsetenv(posgraph.BackendEnvVar)
+		defer os.Setenv(posgraph.BackendEnvVar, saved)
+	}
+	config, reason := posgraph.ChooseBackend()
+	if config != "xla:cpu" {
+		return reason + " (make xla installs it; make bench gives the test plugin)", false
+	}
+	return strings.TrimPrefix(reason, "the XLA CPU plugin is installed at "), true
+}
+
+// goThroughput runs BenchmarkTrainStep of a pkg/lab test binary on
+// backend (GOMLX_BACKEND).
+func goThroughput(bin, backend, config string, steps int) (float64, error) {
 	cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", "^BenchmarkTrainStep$", "-test.benchtime", fmt.Sprintf("%dx", steps))
-	cmd.Env = append(os.Environ(), "GOMLX_BACKEND=go", "LAB_BENCH_CONFIG="+config)
+	cmd.Env = append(os.Environ(), "GOMLX_BACKEND="+backend, "LAB_BENCH_CONFIG="+config)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
