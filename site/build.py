@@ -240,6 +240,19 @@ class Site:
         text = readme[: end if end >= 0 else len(readme)]
         # The README's pointer to this site.
         text = re.sub(r"<!-- Not on the site itself[^>]*-->.*?<!-- End of what the site drops\. -->\n?", "", text, flags=re.S)
+        # Links to README sections the index leaves out point to the README
+        # on the code host, or become plain text when there is none.
+        kept = {re.sub(r"[^a-z0-9 -]", "", h.strip().lower()).replace(" ", "-") for h in re.findall(r"^#+ (.*)$", text, flags=re.M)}
+
+        def outside(m):
+            label, anchor = m.group(1), m.group(2)
+            if anchor in kept:
+                return m.group(0)
+            if self.repo_url:
+                return f"[{label}]({self.repo_url}/blob/{self.ref}/README.md#{anchor})"
+            return label
+
+        text = re.sub(r"\[([^\]]+)\]\(#([^)]+)\)", outside, text)
         linked = set(re.findall(r"notebooks/(\d\d-[a-z0-9-]+)\.ipynb", text))
         missing = [(p, t) for p, t in zip(self.lessons, titles) if p.stem not in linked]
         if missing:
