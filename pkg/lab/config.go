@@ -3,6 +3,7 @@ package lab
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Variant is a model that differs from its encoding's default in one way:
@@ -102,6 +103,7 @@ func LayersConfig() Config {
 // L = 16, two seeds, a few steps. Its numbers show that the machinery
 // works, not what the encodings do.
 func Quick(c Config) Config {
+	c.Variants = slices.Clone(c.Variants) // the caller's variants stay as they were
 	c.Seeds = []int64{1, 2}
 	c.Layers, c.Dim, c.Heads = 1, 16, 2
 	for i := range c.Variants {
@@ -148,20 +150,38 @@ func (c Config) Validate() error {
 	if len(c.Seeds) == 0 {
 		return fmt.Errorf("lab: no seeds")
 	}
-	if err := c.training(c.Seeds[0]).Validate(); err != nil {
+	for i, s := range c.Seeds {
+		if slices.Contains(c.Seeds[:i], s) {
+			return fmt.Errorf("lab: seeds must differ, got %d twice in %v", s, c.Seeds)
+		}
+	}
+	t := c.training(c.Seeds[0])
+	t.Valid = Batch{Inputs: [][]int32{nil}} // made from the text later; CurveWindows is checked below
+	if err := t.Validate(); err != nil {
 		return err
+	}
+	for i, e := range c.Encodings {
+		if slices.Contains(c.Encodings[:i], e) {
+			return fmt.Errorf("lab: encodings must differ, got %s twice", e)
+		}
 	}
 	for _, e := range c.Encodings {
 		if err := c.Model(e).Validate(); err != nil {
 			return err
 		}
 	}
-	for _, v := range c.Variants {
-		if v.Name == "" || slices.Contains(Encodings, Encoding(v.Name)) {
-			return fmt.Errorf("lab: a variant needs a name of its own, got %q", v.Name)
+	for i, v := range c.Variants {
+		if v.Name == "" || slices.Contains(Encodings, Encoding(v.Name)) || strings.HasPrefix(v.Name, string(RoPE)+"+") {
+			return fmt.Errorf("lab: a variant needs a name of its own, got %q (not an encoding's, nor rope+…, a scaled evaluation's)", v.Name)
+		}
+		if slices.ContainsFunc(c.Variants[:i], func(o Variant) bool { return o.Name == v.Name }) {
+			return fmt.Errorf("lab: variant names must differ, got %q twice", v.Name)
 		}
 		if err := c.VariantModel(v).Validate(); err != nil {
 			return fmt.Errorf("lab: variant %s: %w", v.Name, err)
+		}
+		if v.NoPEEvery > c.Layers {
+			return fmt.Errorf("lab: variant %s: nope_every must be at most the layers (%d), got %d", v.Name, c.Layers, v.NoPEEvery)
 		}
 	}
 	if len(c.Multiples) == 0 || c.Multiples[0] != 1 || !slices.IsSorted(c.Multiples) {

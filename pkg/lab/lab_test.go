@@ -369,6 +369,13 @@ func TestConfigValidate(t *testing.T) {
 		{"NoPE layers of ALiBi", func(c *Config) { c.Variants = []Variant{{Name: "a", Encoding: ALiBi, NoPEEvery: 4}} }, "variant a: lab: NoPE layers and p-RoPE apply to rope only, not alibi"},
 		{"p-RoPE of T5", func(c *Config) { c.Variants = []Variant{{Name: "p", Encoding: T5, Proportion: 0.5}} }, "apply to rope only, not t5"},
 		{"proportion past 1", func(c *Config) { c.Variants = []Variant{{Name: "p", Encoding: RoPE, Proportion: 1.5}} }, "variant p: lab: rope proportion must be in [0, 1], got 1.5"},
+		{"seed twice", func(c *Config) { c.Seeds = []int64{1, 2, 1} }, "seeds must differ, got 1 twice"},
+		{"encoding twice", func(c *Config) { c.Encodings = []Encoding{RoPE, ALiBi, RoPE} }, "encodings must differ, got rope twice"},
+		{"variant twice", func(c *Config) {
+			c.Variants = []Variant{{Name: "v", Encoding: RoPE, Heads: 8}, {Name: "v", Encoding: ALiBi}}
+		}, `variant names must differ, got "v" twice`},
+		{"variant named as a scaled evaluation", func(c *Config) { c.Variants = []Variant{{Name: "rope+pi", Encoding: RoPE}} }, `got "rope+pi"`},
+		{"NoPE every past the layers", func(c *Config) { c.Variants = []Variant{{Name: "n", Encoding: RoPE, NoPEEvery: 3}} }, "variant n: nope_every must be at most the layers (2), got 3"},
 		{"negative NoPE every", func(c *Config) { c.Variants = []Variant{{Name: "n", Encoding: RoPE, NoPEEvery: -4}} }, "NoPE every must not be negative, got -4"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -497,5 +504,30 @@ func TestTotalSteps(t *testing.T) {
 		if got := c.c.TotalSteps(); got != c.want {
 			t.Errorf("%s: %d; want %d", c.name, got, c.want)
 		}
+	}
+}
+
+// TestQuickLeavesItsArgument checks that Quick returns a copy: the
+// caller's variants keep their heads and NoPE layers.
+func TestQuickLeavesItsArgument(t *testing.T) {
+	c := LayersConfig()
+	before := slices.Clone(c.Variants)
+	Quick(c)
+	if !slices.Equal(c.Variants, before) {
+		t.Errorf("Quick changed its argument's variants: %+v; were %+v", c.Variants, before)
+	}
+}
+
+// TestTrainingNeedsValidBatch checks that a learning curve without a
+// validation batch is a clear error, not a panic in the first evaluation.
+func TestTrainingNeedsValidBatch(t *testing.T) {
+	tr := DefaultConfig().training(1)
+	err := tr.Validate()
+	if err == nil || !strings.Contains(err.Error(), "validation every 100 steps needs a validation batch") {
+		t.Errorf("Validate() = %v; want the missing validation batch named", err)
+	}
+	tr.Valid = Batch{Inputs: [][]int32{{1, 2, 3, 4}}}
+	if err := tr.Validate(); err != nil {
+		t.Errorf("with a validation batch: %v", err)
 	}
 }

@@ -18,6 +18,8 @@ var ResultFiles = []string{
 	"pkg/lab/corpus/go-docs.txt", "pkg/lab/data.go", "pkg/lab/eval.go", "pkg/lab/model.go",
 	"pkg/lab/optimizer.go", "pkg/lab/recall.go", "pkg/lab/run.go", "pkg/lab/scaling.go",
 	"pkg/lab/train.go", "pkg/lab/vocab.go",
+	// Every frequency, slope, bucket and scaling the models use.
+	"pkg/posenc", "pkg/posgraph",
 }
 
 // CurrentCode returns the commit checked out in the git repository at dir,
