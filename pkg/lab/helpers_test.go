@@ -23,7 +23,7 @@ func testBackend(t testing.TB) compute.Backend {
 type bigInt struct{ v big.Int }
 
 func (b *bigInt) setInt(x int64) *bigInt { b.v.SetInt64(x); return b }
-func (b *bigInt) add(o *bigInt)         { b.v.Add(&b.v, &o.v) }
+func (b *bigInt) add(o *bigInt)          { b.v.Add(&b.v, &o.v) }
 func (b *bigInt) mulDiv(m, d int) {
 	b.v.Mul(&b.v, big.NewInt(int64(m)))
 	b.v.Quo(&b.v, big.NewInt(int64(d)))
