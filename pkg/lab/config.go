@@ -212,6 +212,17 @@ func (c Config) VariantSeeds(v Variant) []int64 {
 	return c.Seeds
 }
 
+// VariantSeedsOf returns the seeds the run called name is trained or
+// evaluated with: a variant's (VariantSeeds), else every seed.
+func (c Config) VariantSeedsOf(name string) []int64 {
+	for _, v := range c.Variants {
+		if v.Name == name {
+			return c.VariantSeeds(v)
+		}
+	}
+	return c.Seeds
+}
+
 // VariantTraining returns the training of v's model for seed.
 func (c Config) VariantTraining(v Variant, seed int64) Training {
 	t := c.training(seed)

@@ -349,8 +349,16 @@ func TestConfigValidate(t *testing.T) {
 		{"recall fraction", func(c *Config) { c.RecallFrac = 1.5 }, "recall fraction must be in [0, 1]"},
 		{"no pairs", func(c *Config) { c.Recall.Pairs = 0 }, "recall pairs must be in [1, 16], got 0"},
 		{"more pairs than keys", func(c *Config) { c.Recall.Pairs = NumKeys + 1 }, "recall pairs must be in [1, 16], got 17"},
-		{"no queries", func(c *Config) { c.Recall.Queries = 0 }, "recall queries must be positive"},
-		{"recall too long", func(c *Config) { c.Recall = Recall{Pairs: 16, Queries: 20} }, "need 72 tokens, more than the length 64"},
+		{"no queries", func(c *Config) { c.Recall.Queries = 0 }, "recall queries must be in [1, pairs = 8] (each key asked once), got 0"},
+		{"a key asked twice", func(c *Config) { c.Recall = Recall{Pairs: 4, Queries: 12} }, "recall queries must be in [1, pairs = 4]"},
+		{"recall too long", func(c *Config) { c.Recall = Recall{Pairs: 9, Queries: 8} }, "need 68 tokens of room (twice the 34 they take), more than the length 64"},
+		{"probe pairs", func(c *Config) { c.ProbePairs = NumKeys + 1 }, "probe pairs must be in [0, 16] and fit in 64 tokens, got 17"},
+		{"first offset", func(c *Config) { c.FirstOffset = 62 }, "first offset must be in [0, 61], got 62"},
+		{"distractors", func(c *Config) { c.Distractors = []int{0, 16} }, "distractors must be in [0, 15] and fit in 64 tokens, got 16"},
+		{"sweep depth", func(c *Config) { c.SweepDepth = 2 }, "depths must be in [0, 1], got 2"},
+		{"variant steps", func(c *Config) { c.Variants = []Variant{{Name: "s", Encoding: RoPE, Steps: -1}} }, "variant s: steps must not be negative, got -1"},
+		{"variant seeds", func(c *Config) { c.Variants = []Variant{{Name: "s", Encoding: RoPE, Seeds: -1}} }, "variant s: seeds must not be negative, got -1"},
+		{"scaled embeddings of RoPE", func(c *Config) { c.Variants = []Variant{{Name: "s", Encoding: RoPE, ScaleEmbeddings: true}} }, "scaled embeddings apply to sinusoidal only, not rope"},
 		{"recall unused", func(c *Config) { c.RecallFrac, c.Recall = 0, Recall{} }, ""},
 		{"answer weight", func(c *Config) { c.AnswerWeight = -1 }, "answer weight must not be negative"},
 		{"valid every", func(c *Config) { c.ValidEvery = -1 }, "validation interval must not be negative"},
@@ -496,10 +504,13 @@ func TestTotalSteps(t *testing.T) {
 		c    Config
 		want int
 	}{
-		{"DefaultConfig", d, 3 * (7*d.Steps + 2*d.FinetuneSteps)}, // three seeds of six encodings and rope-hd8, and the two fine-tunes
-		{"LayersConfig", l, 3 * 4 * l.Steps},                      // no fine-tune
-		{"without rope", noRoPE, 3 * 3 * d.Steps},                 // alibi, t5, rope-hd8: no fine-tune
-		{"Quick", q, 2 * (7*q.Steps + 2*q.FinetuneSteps)},
+		// Five seeds of six encodings and rope-hd8, and the two fine-tunes;
+		// three of the controls: five of 2,000 steps, two of 4,000.
+		{"DefaultConfig", d, 5*(7*d.Steps+2*d.FinetuneSteps) + 3*(5*d.Steps+2*4000)},
+		{"LayersConfig", l, 5 * 4 * l.Steps},                        // no fine-tune, no controls
+		{"without rope", noRoPE, 5*3*d.Steps + 3*(5*d.Steps+2*4000)}, // alibi, t5, rope-hd8: no fine-tune
+		// Two seeds of everything; the long controls twice the steps.
+		{"Quick", q, 2*(7*q.Steps+2*q.FinetuneSteps) + 2*(5*q.Steps+2*2*q.Steps)},
 	} {
 		if got := c.c.TotalSteps(); got != c.want {
 			t.Errorf("%s: %d; want %d", c.name, got, c.want)
