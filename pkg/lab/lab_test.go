@@ -507,7 +507,7 @@ func TestTotalSteps(t *testing.T) {
 		// Five seeds of six encodings and rope-hd8, and the two fine-tunes;
 		// three of the controls: five of 2,000 steps, two of 4,000.
 		{"DefaultConfig", d, 5*(7*d.Steps+2*d.FinetuneSteps) + 3*(5*d.Steps+2*4000)},
-		{"LayersConfig", l, 5 * 4 * l.Steps},                        // no fine-tune, no controls
+		{"LayersConfig", l, 5 * 4 * l.Steps},                         // no fine-tune, no controls
 		{"without rope", noRoPE, 5*3*d.Steps + 3*(5*d.Steps+2*4000)}, // alibi, t5, rope-hd8: no fine-tune
 		// Two seeds of everything; the long controls twice the steps.
 		{"Quick", q, 2*(7*q.Steps+2*q.FinetuneSteps) + 2*(5*q.Steps+2*2*q.Steps)},
