@@ -113,16 +113,11 @@ type Probes struct {
 // their text from valid; seed fixes them (the same seed, length and depth
 // always give the same probes).
 func NewProbes(valid []int32, seqLen int, depth float64, pairs, n int, seed uint64) (Probes, error) {
-	rng := rand.New(rand.NewPCG(seed, uint64(seqLen)<<32|uint64(math.Round(depth*1e6))))
-	var p Probes
-	for range n {
-		in, v, err := Probe(rng, valid, rng.IntN(len(valid)-seqLen), seqLen, depth, pairs)
-		if err != nil {
-			return Probes{}, err
-		}
-		p.Inputs, p.Values = append(p.Inputs, in), append(p.Values, v)
+	if !(depth >= 0 && depth <= 1) {
+		return Probes{}, fmt.Errorf("lab: probe depth must be in [0, 1], got %g", depth)
 	}
-	return p, nil
+	rng := rand.New(rand.NewPCG(seed, uint64(seqLen)<<32|uint64(math.Round(depth*1e6))))
+	return drawProbes(rng, valid, seqLen, ProbeOffset(seqLen, depth), pairs, n)
 }
 
 // NewProbesAt returns n probes of seqLen tokens with the probed pair's key
@@ -130,6 +125,11 @@ func NewProbes(valid []int32, seqLen int, depth float64, pairs, n int, seed uint
 // them, and every offset and number of pairs draws its own.
 func NewProbesAt(valid []int32, seqLen, offset, pairs, n int, seed uint64) (Probes, error) {
 	rng := rand.New(rand.NewPCG(seed, uint64(seqLen)<<32|uint64(offset)<<8|uint64(pairs)|1<<63))
+	return drawProbes(rng, valid, seqLen, offset, pairs, n)
+}
+
+// drawProbes draws n probes from rng, each from text at a random place.
+func drawProbes(rng *rand.Rand, valid []int32, seqLen, offset, pairs, n int) (Probes, error) {
 	var p Probes
 	for range n {
 		in, v, err := ProbeAt(rng, valid, rng.IntN(len(valid)-seqLen), seqLen, offset, pairs)

@@ -392,3 +392,34 @@ func TestNewProbes(t *testing.T) {
 		t.Errorf("NewProbes at depth 2: %v; want an error naming the depth", err)
 	}
 }
+
+// NewProbesAt puts the probed pair at the offset asked, with the pairs
+// asked, and every offset and number of pairs draws its own probes.
+func TestNewProbesAt(t *testing.T) {
+	valid := LoadText().Valid
+	for _, c := range []struct{ n, offset, pairs int }{{64, 0, 4}, {64, 8, 1}, {128, 61, 8}} {
+		p, err := NewProbesAt(valid, c.n, c.offset, c.pairs, 16, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, in := range p.Inputs {
+			keys := 0
+			for _, tok := range in {
+				if IsKey(tok) {
+					keys++
+				}
+			}
+			if len(in) != c.n || in[c.offset] != in[c.n-1] || in[c.offset+1] != p.Values[i] || keys != c.pairs+1 {
+				t.Fatalf("%+v, probe %d: %s → %s; want the pair at %d, %d pairs", c, i, Decode(in), Decode(p.Values[i:i+1]), c.offset, c.pairs)
+			}
+		}
+		again, _ := NewProbesAt(valid, c.n, c.offset, c.pairs, 16, 1)
+		other, _ := NewProbesAt(valid, c.n, c.offset+1, c.pairs, 16, 1)
+		if !reflect.DeepEqual(p, again) || reflect.DeepEqual(p.Values, other.Values) {
+			t.Errorf("%+v: the same arguments must give the same probes, another offset others", c)
+		}
+	}
+	if _, err := NewProbesAt(valid, 64, 62, 1, 4, 1); err == nil || !strings.Contains(err.Error(), "probe offset must be in [0, 61], got 62") {
+		t.Errorf("offset past the end: %v", err)
+	}
+}
