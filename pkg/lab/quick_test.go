@@ -54,17 +54,24 @@ func cellDistance(c Config, cell RecallCell) int {
 }
 
 // recallCells is the number of recall cells per length of c: the depth
-// probes, the first token, the single pairs, the distractor sweep.
-func recallCells(c Config) int {
-	n := len(c.Depths) + len(c.Distractors)
+// probes, the first token, and for a trained model (not a scaled
+// evaluation or a fine-tune) the single pairs and the distractor sweep.
+func recallCells(c Config, r Run) int {
+	n := len(c.Depths)
 	if c.FirstOffset > 0 {
 		n++
 	}
-	if c.SinglePair {
-		n += len(c.Depths)
+	if r.Scaling == "" && !strings.HasSuffix(r.Name, "finetune") {
+		n += len(c.Distractors)
+		if c.SinglePair {
+			n += len(c.Depths)
+		}
 	}
 	return n
 }
+
+// extraRun reports whether r ran the extra probes (recallCells).
+func extraRun(r Run) bool { return r.Scaling == "" && !strings.HasSuffix(r.Name, "finetune") }
 
 // sameNumbers reports whether a and b measured the same, their times
 // aside.
@@ -157,8 +164,8 @@ func TestQuickLab(t *testing.T) {
 
 	t.Run("lengths", func(t *testing.T) {
 		for _, r := range res.Runs {
-			if len(r.Lengths) != len(c.Multiples) || len(r.Recall) != len(c.Multiples)*recallCells(c) {
-				t.Errorf("%s s%d: %d lengths and %d recall cells; want %d and %d", r.Name, r.Seed, len(r.Lengths), len(r.Recall), len(c.Multiples), len(c.Multiples)*recallCells(c))
+			if len(r.Lengths) != len(c.Multiples) || len(r.Recall) != len(c.Multiples)*recallCells(c, r) {
+				t.Errorf("%s s%d: %d lengths and %d recall cells; want %d and %d", r.Name, r.Seed, len(r.Lengths), len(r.Recall), len(c.Multiples), len(c.Multiples)*recallCells(c, r))
 				continue
 			}
 			learned := r.Encoding == Learned
@@ -198,9 +205,25 @@ func TestQuickLab(t *testing.T) {
 					t.Errorf("%s s%d: recall %+v; want %d pairs", r.Name, r.Seed, cell, wantPairs)
 				}
 			}
-			k := len(c.Multiples)
-			if kinds[ProbeDepth] != k*len(c.Depths) || kinds[ProbeFirst] != k || kinds[ProbeSingle] != k*len(c.Depths) || kinds[ProbeDistractors] != k*len(c.Distractors) {
+			k, x := len(c.Multiples), 0
+			if extraRun(r) {
+				x = 1
+			}
+			if kinds[ProbeDepth] != k*len(c.Depths) || kinds[ProbeFirst] != k || kinds[ProbeSingle] != x*k*len(c.Depths) || kinds[ProbeDistractors] != x*k*len(c.Distractors) {
 				t.Errorf("%s s%d: recall cells by kind %v", r.Name, r.Seed, kinds)
+			}
+			// The sweep's 3 distractors are the depth probes at its depth,
+			// and its none the pair alone: the same outcomes.
+			for _, cell := range r.Recall {
+				if cell.Kind != ProbeDistractors || !cell.Defined {
+					continue
+				}
+				for _, same := range r.Recall {
+					if same.Multiple == cell.Multiple && same.Depth == cell.Depth && same.Pairs == cell.Pairs &&
+						(same.Kind == ProbeDepth || same.Kind == ProbeSingle) && !slices.Equal(same.Outcomes, cell.Outcomes) {
+						t.Errorf("%s s%d: %+v and %+v are the same probes with other outcomes", r.Name, r.Seed, cell, same)
+					}
+				}
 			}
 		}
 	})

@@ -105,7 +105,7 @@ func RunLab(c Config, o Options) (*Results, error) {
 				return nil
 			}
 			store := NewStore(seed)
-			run, err := ev.train(o, store, tm.m, tm.name, seed, tm.train(seed))
+			run, err := ev.train(o, store, tm.m, tm.name, seed, tm.train(seed), true)
 			if err != nil {
 				return nil, err
 			}
@@ -117,7 +117,7 @@ func RunLab(c Config, o Options) (*Results, error) {
 				for _, method := range c.Methods {
 					run, err := ev.evaluate(o.Backend, store, tm.m, "rope+"+method, seed, func(n int) posenc.Scaling {
 						return MethodScaling(method, n, c.TrainLen, c.DynamicNTKFactor)
-					})
+					}, false)
 					if err != nil {
 						return nil, err
 					}
@@ -169,7 +169,7 @@ func (c Config) finetune(o Options, ev *evaluation, ropeStore *model.Store, seed
 	// then down to its end.
 	t.Schedule = Schedule{Peak: c.LearningRate / 3, Warmup: max(c.FinetuneSteps/10, 1), Steps: c.FinetuneSteps, MinFraction: c.MinLRFrac}
 	t.ValidEvery = 0
-	run, err := ev.train(o, store, m, name, seed, t)
+	run, err := ev.train(o, store, m, name, seed, t, false)
 	if err != nil {
 		return nil, err
 	}
@@ -194,8 +194,15 @@ type evaluation struct {
 // depth, pairs and distance), without results yet.
 type probeSet struct {
 	cell   RecallCell
+	offset int
 	probes Probes
 }
+
+// extra reports whether p is one of the probes that take the factors of
+// recall apart (the pair alone, the distractor sweep): a trained model's
+// evaluation runs them, a scaled one's or a fine-tune's does not, for they
+// ask how recall holds up past L, which the depth probes answer.
+func (p probeSet) extra() bool { return p.cell.Kind == ProbeSingle || p.cell.Kind == ProbeDistractors }
 
 func newEvaluation(c Config, text Text) (*evaluation, error) {
 	longest := c.TrainLen * c.Multiples[len(c.Multiples)-1]
@@ -228,7 +235,7 @@ func newEvaluation(c Config, text Text) (*evaluation, error) {
 			if c.Revision >= 2 {
 				cell.Pairs = pairs
 			}
-			ev.probes[n] = append(ev.probes[n], probeSet{cell, p})
+			ev.probes[n] = append(ev.probes[n], probeSet{cell, offset, p})
 			return nil
 		}
 		for _, d := range c.Depths {
@@ -257,8 +264,9 @@ func newEvaluation(c Config, text Text) (*evaluation, error) {
 	return ev, nil
 }
 
-// train trains m in store with t and evaluates it unscaled.
-func (ev *evaluation) train(o Options, store *model.Store, m Model, name string, seed int64, t Training) (*Run, error) {
+// train trains m in store with t and evaluates it unscaled, with the
+// extra probes when extra is set.
+func (ev *evaluation) train(o Options, store *model.Store, m Model, name string, seed int64, t Training, extra bool) (*Run, error) {
 	if o.Observer != nil {
 		o.Observer.Begin(name, seed)
 	}
@@ -271,7 +279,7 @@ func (ev *evaluation) train(o Options, store *model.Store, m Model, name string,
 	if err != nil {
 		return nil, err
 	}
-	run, err := ev.evaluate(o.Backend, store, m, name, seed, func(int) posenc.Scaling { return m.Scaling })
+	run, err := ev.evaluate(o.Backend, store, m, name, seed, func(int) posenc.Scaling { return m.Scaling }, extra)
 	if err != nil {
 		return nil, err
 	}
@@ -281,8 +289,10 @@ func (ev *evaluation) train(o Options, store *model.Store, m Model, name string,
 
 // evaluate measures m (its Scaling set by scaling for each length) at
 // every multiple of L: the loss on the same targets, the loss by position,
-// and recall at every depth.
-func (ev *evaluation) evaluate(backend compute.Backend, store *model.Store, m Model, name string, seed int64, scaling func(n int) posenc.Scaling) (*Run, error) {
+// and recall on every probe set (the extra ones only when extra is set).
+// Probe sets that are the same probes (the sweep's 3 distractors are the
+// depth probes at its depth, its none the pair alone) run once.
+func (ev *evaluation) evaluate(backend compute.Backend, store *model.Store, m Model, name string, seed int64, scaling func(n int) posenc.Scaling, extra bool) (*Run, error) {
 	c := ev.c
 	run := &Run{Name: name, Encoding: m.Encoding, Seed: seed}
 	start := time.Now()
@@ -293,7 +303,9 @@ func (ev *evaluation) evaluate(backend compute.Backend, store *model.Store, m Mo
 		if !l.Defined {
 			run.Lengths = append(run.Lengths, l)
 			for _, p := range ev.probes[n] {
-				run.Recall = append(run.Recall, p.cell)
+				if extra || !p.extra() {
+					run.Recall = append(run.Recall, p.cell)
+				}
 			}
 			continue
 		}
@@ -313,10 +325,19 @@ func (ev *evaluation) evaluate(backend compute.Backend, store *model.Store, m Mo
 		}
 		l.PerPosition = per
 		run.Lengths = append(run.Lengths, l)
+		done := map[[2]int][]bool{} // by offset and pairs: the same probes
 		for _, p := range ev.probes[n] {
-			answered, err := e.RecallOutcomes(p.probes)
-			if err != nil {
-				return nil, err
+			if !extra && p.extra() {
+				continue
+			}
+			key := [2]int{p.offset, p.cell.Pairs}
+			answered, ok := done[key]
+			if !ok || c.Revision < 2 {
+				var err error
+				if answered, err = e.RecallOutcomes(p.probes); err != nil {
+					return nil, err
+				}
+				done[key] = answered
 			}
 			cell := p.cell
 			cell.Defined, cell.Outcomes = true, NewOutcomes(answered)
