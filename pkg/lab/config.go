@@ -166,6 +166,9 @@ func Quick(c Config) Config {
 		if c.Variants[i].Steps != 0 {
 			c.Variants[i].Steps = 2 * 30
 		}
+		if c.Variants[i].Seeds != 0 {
+			c.Variants[i].Seeds = 1 // a control runs, once
+		}
 		if c.Variants[i].NoPEEvery != 0 {
 			c.Layers, c.Variants[i].NoPEEvery = 2, 2
 		}

@@ -509,8 +509,8 @@ func TestTotalSteps(t *testing.T) {
 		{"DefaultConfig", d, 5*(7*d.Steps+2*d.FinetuneSteps) + 3*(5*d.Steps+2*4000)},
 		{"LayersConfig", l, 5 * 4 * l.Steps},                         // no fine-tune, no controls
 		{"without rope", noRoPE, 5*3*d.Steps + 3*(5*d.Steps+2*4000)}, // alibi, t5, rope-hd8: no fine-tune
-		// Two seeds of everything; the long controls twice the steps.
-		{"Quick", q, 2*(7*q.Steps+2*q.FinetuneSteps) + 2*(5*q.Steps+2*2*q.Steps)},
+		// Two seeds of the models, one of the controls, the long ones twice the steps.
+		{"Quick", q, 2*(7*q.Steps+2*q.FinetuneSteps) + (5*q.Steps + 2*2*q.Steps)},
 	} {
 		if got := c.c.TotalSteps(); got != c.want {
 			t.Errorf("%s: %d; want %d", c.name, got, c.want)
