@@ -357,6 +357,7 @@ func TestConfigValidate(t *testing.T) {
 		{"distractors", func(c *Config) { c.Distractors = []int{0, 16} }, "distractors must be in [0, 15] and fit in 64 tokens, got 16"},
 		{"sweep depth", func(c *Config) { c.SweepDepth = 2 }, "depths must be in [0, 1], got 2"},
 		{"variant steps", func(c *Config) { c.Variants = []Variant{{Name: "s", Encoding: RoPE, Steps: -1}} }, "variant s: steps must not be negative, got -1"},
+		{"variant lengths", func(c *Config) { c.Variants = []Variant{{Name: "s", Encoding: RoPE, Lengths: -1}} }, "variant s: lengths must not be negative, got -1"},
 		{"variant seeds", func(c *Config) { c.Variants = []Variant{{Name: "s", Encoding: RoPE, Seeds: -1}} }, "variant s: seeds must not be negative, got -1"},
 		{"scaled embeddings of RoPE", func(c *Config) { c.Variants = []Variant{{Name: "s", Encoding: RoPE, ScaleEmbeddings: true}} }, "scaled embeddings apply to sinusoidal only, not rope"},
 		{"recall unused", func(c *Config) { c.RecallFrac, c.Recall = 0, Recall{} }, ""},

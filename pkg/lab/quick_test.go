@@ -168,8 +168,12 @@ func TestQuickLab(t *testing.T) {
 
 	t.Run("lengths", func(t *testing.T) {
 		for _, r := range res.Runs {
-			if len(r.Lengths) != len(c.Multiples) || len(r.Recall) != len(c.Multiples)*recallCells(c, r) {
-				t.Errorf("%s s%d: %d lengths and %d recall cells; want %d and %d", r.Name, r.Seed, len(r.Lengths), len(r.Recall), len(c.Multiples), len(c.Multiples)*recallCells(c, r))
+			lengths := len(c.Multiples)
+			if slices.ContainsFunc(Controls(), func(v Variant) bool { return v.Name == r.Name }) {
+				lengths = 1 // a control is evaluated at L only
+			}
+			if len(r.Lengths) != lengths || len(r.Recall) != lengths*recallCells(c, r) {
+				t.Errorf("%s s%d: %d lengths and %d recall cells; want %d and %d", r.Name, r.Seed, len(r.Lengths), len(r.Recall), lengths, lengths*recallCells(c, r))
 				continue
 			}
 			learned := r.Encoding == Learned
@@ -209,7 +213,7 @@ func TestQuickLab(t *testing.T) {
 					t.Errorf("%s s%d: recall %+v; want %d pairs", r.Name, r.Seed, cell, wantPairs)
 				}
 			}
-			k, x := len(c.Multiples), 0
+			k, x := lengths, 0
 			if extraRun(r) {
 				x = 1
 			}

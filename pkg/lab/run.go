@@ -69,14 +69,15 @@ func RunLab(c Config, o Options) (*Results, error) {
 		m     Model
 		seeds []int64
 		train func(seed int64) Training
+		scope scope
 	}
 	var models []trained
 	for _, e := range c.Encodings {
-		models = append(models, trained{string(e), c.Model(e), c.Seeds, c.training})
+		models = append(models, trained{string(e), c.Model(e), c.Seeds, c.training, scope{extra: true}})
 	}
 	for _, v := range c.Variants {
 		models = append(models, trained{v.Name, c.VariantModel(v), c.VariantSeeds(v),
-			func(seed int64) Training { return c.VariantTraining(v, seed) }})
+			func(seed int64) Training { return c.VariantTraining(v, seed) }, scope{extra: true, lengths: v.Lengths}})
 	}
 	for _, seed := range c.Seeds {
 		for _, tm := range models {
@@ -105,7 +106,7 @@ func RunLab(c Config, o Options) (*Results, error) {
 				return nil
 			}
 			store := NewStore(seed)
-			run, err := ev.train(o, store, tm.m, tm.name, seed, tm.train(seed), true)
+			run, err := ev.train(o, store, tm.m, tm.name, seed, tm.train(seed), tm.scope)
 			if err != nil {
 				return nil, err
 			}
@@ -117,7 +118,7 @@ func RunLab(c Config, o Options) (*Results, error) {
 				for _, method := range c.Methods {
 					run, err := ev.evaluate(o.Backend, store, tm.m, "rope+"+method, seed, func(n int) posenc.Scaling {
 						return MethodScaling(method, n, c.TrainLen, c.DynamicNTKFactor)
-					}, false)
+					}, scope{})
 					if err != nil {
 						return nil, err
 					}
@@ -169,7 +170,7 @@ func (c Config) finetune(o Options, ev *evaluation, ropeStore *model.Store, seed
 	// then down to its end.
 	t.Schedule = Schedule{Peak: c.LearningRate / 3, Warmup: max(c.FinetuneSteps/10, 1), Steps: c.FinetuneSteps, MinFraction: c.MinLRFrac}
 	t.ValidEvery = 0
-	run, err := ev.train(o, store, m, name, seed, t, false)
+	run, err := ev.train(o, store, m, name, seed, t, scope{})
 	if err != nil {
 		return nil, err
 	}
@@ -192,6 +193,21 @@ type evaluation struct {
 
 // probeSet is one recall cell's probes: the cell says which (its kind,
 // depth, pairs and distance), without results yet.
+// scope says what an evaluation measures: the extra probes or not, and
+// the first lengths multiples of L (0: all).
+type scope struct {
+	extra   bool
+	lengths int
+}
+
+// multiples returns the multiples of L s evaluates in c.
+func (s scope) multiples(c Config) []int {
+	if s.lengths > 0 && s.lengths < len(c.Multiples) {
+		return c.Multiples[:s.lengths]
+	}
+	return c.Multiples
+}
+
 type probeSet struct {
 	cell   RecallCell
 	offset int
@@ -264,9 +280,9 @@ func newEvaluation(c Config, text Text) (*evaluation, error) {
 	return ev, nil
 }
 
-// train trains m in store with t and evaluates it unscaled, with the
-// extra probes when extra is set.
-func (ev *evaluation) train(o Options, store *model.Store, m Model, name string, seed int64, t Training, extra bool) (*Run, error) {
+// train trains m in store with t and evaluates it unscaled, as far as s
+// says.
+func (ev *evaluation) train(o Options, store *model.Store, m Model, name string, seed int64, t Training, s scope) (*Run, error) {
 	if o.Observer != nil {
 		o.Observer.Begin(name, seed)
 	}
@@ -279,7 +295,7 @@ func (ev *evaluation) train(o Options, store *model.Store, m Model, name string,
 	if err != nil {
 		return nil, err
 	}
-	run, err := ev.evaluate(o.Backend, store, m, name, seed, func(int) posenc.Scaling { return m.Scaling }, extra)
+	run, err := ev.evaluate(o.Backend, store, m, name, seed, func(int) posenc.Scaling { return m.Scaling }, s)
 	if err != nil {
 		return nil, err
 	}
@@ -289,21 +305,22 @@ func (ev *evaluation) train(o Options, store *model.Store, m Model, name string,
 
 // evaluate measures m (its Scaling set by scaling for each length) at
 // every multiple of L: the loss on the same targets, the loss by position,
-// and recall on every probe set (the extra ones only when extra is set).
+// and recall on every probe set (the extra ones only when s says), at the
+// lengths s says.
 // Probe sets that are the same probes (the sweep's 3 distractors are the
 // depth probes at its depth, its none the pair alone) run once.
-func (ev *evaluation) evaluate(backend compute.Backend, store *model.Store, m Model, name string, seed int64, scaling func(n int) posenc.Scaling, extra bool) (*Run, error) {
+func (ev *evaluation) evaluate(backend compute.Backend, store *model.Store, m Model, name string, seed int64, scaling func(n int) posenc.Scaling, s scope) (*Run, error) {
 	c := ev.c
 	run := &Run{Name: name, Encoding: m.Encoding, Seed: seed}
 	start := time.Now()
 	defer func() { run.EvalSeconds = math.Round(time.Since(start).Seconds()*10) / 10 }()
-	for _, k := range c.Multiples {
+	for _, k := range s.multiples(c) {
 		n := k * c.TrainLen
 		l := Length{Multiple: k, Length: n, Defined: m.MaxLen() == 0 || n <= m.MaxLen(), Factor: scaling(n).Factor}
 		if !l.Defined {
 			run.Lengths = append(run.Lengths, l)
 			for _, p := range ev.probes[n] {
-				if extra || !p.extra() {
+				if s.extra || !p.extra() {
 					run.Recall = append(run.Recall, p.cell)
 				}
 			}
@@ -327,7 +344,7 @@ func (ev *evaluation) evaluate(backend compute.Backend, store *model.Store, m Mo
 		run.Lengths = append(run.Lengths, l)
 		done := map[[2]int][]bool{} // by offset and pairs: the same probes
 		for _, p := range ev.probes[n] {
-			if !extra && p.extra() {
+			if !s.extra && p.extra() {
 				continue
 			}
 			key := [2]int{p.offset, p.cell.Pairs}

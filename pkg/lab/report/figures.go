@@ -284,9 +284,9 @@ func WriteFigures(r *lab.Results, dir string) ([]string, error) {
 	}
 	if len(controls) > 0 {
 		both := append(slices.Clone(bases), controls...)
-		figs = append(figs,
-			namedFigure{"controls-learning-curves.png", func() (*viz.Figure, error) { return LearningCurves(r, both...) }},
-			namedFigure{"controls-loss-by-length.png", func() (*viz.Figure, error) { return LossByLength(r, both...) }})
+		// The controls are evaluated at L only: their learning curves
+		// end on it.
+		figs = append(figs, namedFigure{"controls-learning-curves.png", func() (*viz.Figure, error) { return LearningCurves(r, both...) }})
 	}
 	if scaled := Scaled(r); len(scaled) > 1 {
 		figs = append(figs,
