@@ -25,7 +25,7 @@ func Trained(r *lab.Results) []string {
 
 // Controls returns the names of r's controls that it has runs of
 // (lab.Controls: variants trained otherwise than their encoding), in
-// config order, and the encodings they control for.
+// config order, and the encodings they control for that it has runs of.
 func Controls(r *lab.Results) (controls, bases []string) {
 	for _, v := range r.Config.Variants {
 		if _, err := r.Seeds(v.Name); err != nil {
@@ -33,7 +33,7 @@ func Controls(r *lab.Results) (controls, bases []string) {
 		}
 		if v.ScaleEmbeddings || v.TextOnly || v.Steps > 0 {
 			controls = append(controls, v.Name)
-			if !slices.Contains(bases, string(v.Encoding)) {
+			if _, err := r.Seeds(string(v.Encoding)); err == nil && !slices.Contains(bases, string(v.Encoding)) {
 				bases = append(bases, string(v.Encoding))
 			}
 		}
