@@ -177,6 +177,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		Observer:   report.NewProgress(stderr, c.TotalSteps()),
 		Provenance: report.NewProvenance(command, ".", config+" ("+backend.Description()+")"),
 		Finish:     report.Finish,
+		SameCode:   report.SameCode("."),
 	})
 	if err != nil {
 		return err

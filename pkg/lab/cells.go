@@ -29,10 +29,11 @@ func cellPath(dir, name string, seed int64) string {
 }
 
 // readCell returns the runs of the cell at path when it was made by the
-// same config from the same clean commit as the run now (p): anything else
-// is trained again. A missing or unreadable cell is not an error: it is
-// made again.
-func readCell(path string, c Config, p Provenance) ([]Run, bool) {
+// same config as the run now, from a clean checkout of the same code: the
+// same commit (p), or one whose code sameCode accepts. Anything else is
+// trained again. A missing or unreadable cell is not an error: it is made
+// again.
+func readCell(path string, c Config, p Provenance, sameCode func(commit string) bool) ([]Run, bool) {
 	if path == "" || p.Dirty {
 		return nil, false
 	}
@@ -41,7 +42,10 @@ func readCell(path string, c Config, p Provenance) ([]Run, bool) {
 		return nil, false
 	}
 	var f cellFile
-	if json.Unmarshal(data, &f) != nil || f.Commit != p.Commit || !reflect.DeepEqual(f.Config, c) || len(f.Runs) == 0 {
+	if json.Unmarshal(data, &f) != nil || !reflect.DeepEqual(f.Config, c) || len(f.Runs) == 0 {
+		return nil, false
+	}
+	if f.Commit != p.Commit && (sameCode == nil || f.Commit == "" || !sameCode(f.Commit)) {
 		return nil, false
 	}
 	return f.Runs, true

@@ -434,14 +434,19 @@ func TestQuickLab(t *testing.T) {
 		// Another config, or uncommitted code, trains everything again.
 		other := c
 		other.Steps++
-		if _, ok := readCell(cellPath(dir, "alibi", 1), other, Provenance{}); ok {
+		if _, ok := readCell(cellPath(dir, "alibi", 1), other, Provenance{}, nil); ok {
 			t.Error("a cell of another config was read back")
 		}
-		if _, ok := readCell(cellPath(dir, "alibi", 1), c, Provenance{Dirty: true}); ok {
+		if _, ok := readCell(cellPath(dir, "alibi", 1), c, Provenance{Dirty: true}, nil); ok {
 			t.Error("a cell was read back by a run of uncommitted code")
 		}
-		if _, ok := readCell(cellPath(dir, "alibi", 1), c, Provenance{Commit: "abc"}); ok {
+		if _, ok := readCell(cellPath(dir, "alibi", 1), c, Provenance{Commit: "abc"}, nil); ok {
 			t.Error("a cell of another commit was read back")
+		}
+		// Made at commit "" (no git here); another commit reads it only
+		// where SameCode accepts the cell's commit, and "" it never does.
+		if _, ok := readCell(cellPath(dir, "alibi", 1), c, Provenance{Commit: "abc"}, func(string) bool { return true }); ok {
+			t.Error("a cell of no commit was read back by a run at a commit")
 		}
 	})
 

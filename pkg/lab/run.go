@@ -31,6 +31,11 @@ type Options struct {
 	// it (the load after, the peak memory) before each write.
 	Provenance Provenance
 	Finish     func(*Provenance)
+	// SameCode, when set, reports whether the code that decides the numbers
+	// at commit is the code running now: a cell made at another commit is
+	// then read back when nothing that decides its numbers changed since
+	// (report.SameCode). Unset, a cell must come from Provenance.Commit.
+	SameCode func(commit string) bool
 }
 
 // RunLab trains and evaluates every model of c, for every seed, and
@@ -85,7 +90,7 @@ func RunLab(c Config, o Options) (*Results, error) {
 				continue
 			}
 			cell := cellPath(o.OutDir, tm.name, seed)
-			if runs, ok := readCell(cell, c, o.Provenance); ok {
+			if runs, ok := readCell(cell, c, o.Provenance, o.SameCode); ok {
 				res.Runs = append(res.Runs, runs...)
 				if o.Observer != nil {
 					for i := range runs {

@@ -49,6 +49,18 @@ func CodeState(dir string, paths []string) (commit string, dirty bool) {
 	return commit, err != nil || status != ""
 }
 
+// SameCode returns a lab.Options.SameCode for the git repository at dir:
+// true when none of ResultFiles differs between commit and the commit
+// checked out (the staleness check's criterion), so that a run resumed
+// after commits that change only lessons or reporting keeps its cells.
+func SameCode(dir string) func(commit string) bool {
+	return func(commit string) bool {
+		cmd := exec.Command("git", append([]string{"diff", "--quiet", commit, "HEAD", "--"}, ResultFiles...)...)
+		cmd.Dir = dir
+		return cmd.Run() == nil
+	}
+}
+
 // NewProvenance returns the provenance of a run started now by command, in
 // the repository at dir, on backend.
 func NewProvenance(command, dir, backend string) lab.Provenance {

@@ -108,3 +108,19 @@ func TestNewProvenance(t *testing.T) {
 		t.Errorf("after Finish, peak memory %g MiB; want the process's", p.PeakRSSMiB)
 	}
 }
+
+// SameCode accepts the checked-out commit and rejects one git does not
+// know (a diff that fails is not the same code).
+func TestSameCode(t *testing.T) {
+	commit, _ := CurrentCode(root)
+	if commit == "" {
+		t.Skip("not a git checkout")
+	}
+	same := SameCode(root)
+	if !same(commit) {
+		t.Errorf("SameCode(HEAD = %s) = false; want true", commit)
+	}
+	if same("0000000000000000000000000000000000000000") {
+		t.Error("SameCode of an unknown commit = true; want false")
+	}
+}
