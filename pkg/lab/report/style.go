@@ -40,7 +40,8 @@ var (
 )
 
 // Styles maps every run the lab makes to its style. Sinusoidal and ALiBi,
-// RoPE+PI and RoPE+NTK-eff, drawn side by side, get colours far apart;
+// RoPE+PI and RoPE+NTK-eff, sinusoidal and rope-hd8, drawn side by side,
+// get colours far apart;
 // RoPE+dynamic, whose numbers equal RoPE+NTK-eff's by construction, is
 // dashed over it with another marker, so both stay visible. A control or
 // variant of an encoding takes the encoding's colour with a marker and
@@ -53,7 +54,7 @@ var Styles = map[string]Style{
 	"alibi":      {bluishGreen, 5, false},
 	"t5":         {reddishPurple, 6, false},
 
-	"rope-hd8":      {vermillion, 7, false},
+	"rope-hd8":      {tolIndigo, 7, false},
 	"rope-nope-3:1": {bluishGreen, 7, true},
 	"p-rope":        {reddishPurple, 8, true},
 

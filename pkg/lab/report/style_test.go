@@ -48,7 +48,7 @@ func TestStyles(t *testing.T) {
 	}
 	// Pairs the review found alike: sinusoidal and ALiBi, RoPE+PI and
 	// RoPE+NTK-eff; and RoPE against each scaling in the scaling figure.
-	for _, p := range [][2]string{{"sinusoidal", "alibi"}, {"rope+pi", "rope+ntk-eff"}, {"sinusoidal", "t5"},
+	for _, p := range [][2]string{{"sinusoidal", "alibi"}, {"rope+pi", "rope+ntk-eff"}, {"sinusoidal", "t5"}, {"sinusoidal", "rope-hd8"}, {"rope", "rope-hd8"}, {"rope-finetune", "rope+pi-finetune"},
 		{"rope", "rope+pi"}, {"rope", "rope+ntk"}, {"rope", "rope+yarn"}, {"rope+yarn", "rope+yarn-notemp"}} {
 		if d := colourDistance(Styles[p[0]].Color, Styles[p[1]].Color); d < 100 {
 			t.Errorf("%s and %s: colours %.0f apart (RGB); want 100 or more", p[0], p[1], d)
