@@ -39,7 +39,7 @@ func Summary(r *lab.Results) string {
 	p := r.Provenance
 	fmt.Fprintf(&b, "L = %d; %d seeds (a control may take fewer: Variant.Seeds); loss in nats per character on the same last-L targets at every length, mean [min–max over seeds];\n",
 		r.Config.TrainLen, len(r.Config.Seeds))
-	fmt.Fprintf(&b, "recall over the depth probes, mean [min–max over seeds] (chance %.3f); — undefined; baselines: unigram %.3f, bigram %.3f\n",
+	fmt.Fprintf(&b, "recall over the depth probes, mean [min–max over seeds] (chance %.3f); — undefined; ? not measured (a control: L only); baselines: unigram %.3f, bigram %.3f\n",
 		1/float64(len(lab.Symbols)), r.Baselines.Unigram, r.Baselines.Bigram)
 	fmt.Fprintf(&b, "%.0f s on %s (%d cores, load %.2f → %.2f), backend %s, %s\n", p.WallSeconds,
 		p.CPU, p.Cores, p.LoadBefore[0], p.LoadAfter[0], p.Backend, p.GoVersion)
