@@ -22,7 +22,7 @@ help: ## list the targets
 lab: install model ## install what is missing (the model too), then open the course in JupyterLab (or Jupyter Notebook)
 	@bash scripts/lab.sh
 
-test: install model fmt vet gotest lab-quick check-exercises check-notebooks run-notebooks check-node lint-docker actionlint xla-test site test-browser ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
+test: install model fmt vet gotest lab-quick check-exercises check-notebooks check-node lint-docker actionlint xla-test site test-browser ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
 	@if [ "$${DOCKER_BUILD:-0}" = 1 ]; then scripts/docker-build-local.sh; fi
 	@echo "make test: all checks passed"
 
@@ -63,7 +63,7 @@ mutation: ## mutation testing of the exercises' tests (gremlins, every mutator, 
 check-notebooks: ## fail when a notebook's cells no longer match its lesson
 	$(GO) run ./cmd/course check
 
-run-notebooks: ## execute every notebook headless (temporary copies) and time each
+run-notebooks: ## execute every notebook headless on the pure-Go backend (temporary copies) and time each (not part of make test: its browser check runs every notebook on that backend, and xla-test runs them headless on xla:cpu)
 	$(GO) run ./cmd/course run
 
 notebooks: install ## regenerate notebooks from lessons and execute them (N=01 for one)

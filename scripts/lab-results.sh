@@ -13,15 +13,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 GO=${GO:-go}
-dir=${XLA_PLUGIN_DIR:-$ROOT/.tools/xla-cpu-test}
-if [ -z "${GOMLX_BACKEND:-}" ]; then
-	if [ -e "$dir/pjrt_c_api_cpu_plugin.so" ]; then
-		export PJRT_PLUGIN_LIBRARY_PATH=$dir GOMLX_BACKEND=xla:cpu
-	else
-		echo "lab-results: no XLA CPU plugin in $dir (make xla-test installs one); training on the Go backend, several times slower" >&2
-		export GOMLX_BACKEND=go
-	fi
-fi
+. scripts/xla-backend.sh lab-results "several times"
 for suite in ${SUITES:-lab layers}; do
 	"$GO" run ./cmd/lab --suite "$suite" "$@"
 done
