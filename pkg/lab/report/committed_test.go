@@ -73,11 +73,11 @@ func checkCommitted(t *testing.T, suite, path string, want lab.Config, required 
 		// says loudly what is missing.
 		for _, name := range expectedRuns(r.Config) {
 			if runs, err := r.Seeds(name); err != nil || len(runs) != len(r.Config.VariantSeedsOf(name)) {
-				t.Errorf("%s (revision %d): run %s has %d seeds; want %d", path, r.Config.Revision, name, len(runs), len(r.Config.VariantSeedsOf(name)))
+				t.Errorf("%s (revision %d): run %s has %d seeds; want %d", path, max(r.Config.Revision, 1), name, len(runs), len(r.Config.VariantSeedsOf(name)))
 			}
 		}
-		t.Skipf("%s is of revision %d of the lab; the code is revision %d: the committed results predate it (make lab-results renews them; README gives the time)",
-			path, r.Config.Revision, want.Revision)
+		t.Skipf("%s is of revision %d of the lab (no revision recorded: 1); the code is revision %d: the committed results predate it (make lab-results renews them; README gives the time)",
+			path, max(r.Config.Revision, 1), want.Revision)
 	}
 	if !reflect.DeepEqual(r.Config, want) {
 		t.Errorf("%s: its config differs from the suite's:\n got %+v\nwant %+v\n(re-run make lab-results)", path, r.Config, want)
