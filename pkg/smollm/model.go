@@ -28,6 +28,7 @@ package smollm
 import (
 	"math"
 
+	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/graph"
@@ -139,11 +140,25 @@ func (m network) attention(scope *model.Scope, x, positions, start, mask, cacheK
 }
 
 // writeSlots returns cache [b, k, n, e] with slots start … start+c−1
-// replaced by fresh [b, k, c, e]. It is DynamicUpdateSlice, built from
-// Gather and Where because GoMLX's pure-Go backend (compute v0.1.2) lacks
-// that op: each slot gathers the fresh row it would receive, and only the
-// chunk's slots keep it.
+// replaced by fresh [b, k, c, e]: DynamicUpdateSlice where the backend has
+// it (XLA), else the same built from Gather and Where (GoMLX's pure-Go
+// backend, compute v0.1.6, lacks the op), which rewrites every slot.
 func writeSlots(cache, fresh, start *graph.Node) *graph.Node {
+	g := cache.Graph()
+	if g.Backend().Capabilities().Operations[compute.OpTypeDynamicUpdateSlice] && !writeByGather {
+		zero := graph.ScalarZero(g, dtypes.Int32)
+		return graph.DynamicUpdateSlice(cache, fresh, []*graph.Node{zero, zero, start, zero}) // [b, k, n, e]
+	}
+	return writeSlotsByGather(cache, fresh, start)
+}
+
+// writeByGather makes writeSlots take the Gather and Where route on every
+// backend: the tests compare the two.
+var writeByGather = false
+
+// writeSlotsByGather is writeSlots from Gather and Where: each slot gathers
+// the fresh row it would receive, and only the chunk's slots keep it.
+func writeSlotsByGather(cache, fresh, start *graph.Node) *graph.Node {
 	dims := cache.Shape().Dimensions
 	b, k, n, e := dims[0], dims[1], dims[2], dims[3]
 	c := fresh.Shape().Dim(2)
