@@ -3,6 +3,7 @@ package longrun
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"sync"
 	"testing"
@@ -117,5 +118,54 @@ func TestQuickRunOnXLA(t *testing.T) {
 	}
 	if len(s.Passkey) != 1 || s.Passkey[0].Trials != 1 {
 		t.Errorf("passkey cells %+v, want one trial", s.Passkey)
+	}
+}
+
+// TestSharedPrefixMatchesWholePrompt checks the run's shortcut for passkey
+// trials against the unshared path: two trials of one length and depth,
+// run from the shared cache of what precedes their needle, give the logits
+// of each whole prompt run alone, to float32 rounding, and the same
+// greedy tokens. Skips on the pure-Go backend (minutes).
+func TestSharedPrefixMatchesWholePrompt(t *testing.T) {
+	tok := needTokenizer(t)
+	if posgraph.Backend().String() == gobackend.BackendName {
+		t.Skip("the pure-Go backend takes minutes for this")
+	}
+	path, _ := smollm.Find()
+	w, err := smollm.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const length, chunk = 300, 64
+	// YaRN ×2 past a pretended trained length of 128: a scaling, as the
+	// beyond-length cells run (no scaling takes the same path).
+	for _, m := range []Method{Methods(2, 128)[4]} {
+		alone := &ModelEngine{Backend: posgraph.Backend(), Weights: w, ChunkSize: chunk}
+		shared := &ModelEngine{Backend: posgraph.Backend(), Weights: w, ChunkSize: chunk}
+		for trial := range uint64(2) {
+			p, err := NewPasskeyPrompt(tok, length, 0.5, 7+trial)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if trial == 0 {
+				if err := shared.SharePrefix(p.IDs[:p.NeedleAt], length, m.Scaling); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := ScorePasskey(alone, p, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := ScorePasskey(shared, p, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := math.Abs(want.NLL - got.NLL)
+			t.Logf("%s, trial %d: %d tokens, needle at %d: answer NLL %.5f alone, %.5f after the shared prefix (Δ %.2g); greedy %v and %v",
+				m.Name, trial, len(p.IDs), p.NeedleAt, want.NLL, got.NLL, d, want.Greedy, got.Greedy)
+			if d > 1e-3 || !slices.Equal(want.Greedy, got.Greedy) {
+				t.Errorf("%s, trial %d: the shared prefix changed the answer's NLL by %.3g or its greedy tokens", m.Name, trial, d)
+			}
+		}
 	}
 }

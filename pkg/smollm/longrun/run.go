@@ -70,6 +70,9 @@ func Run(c Config, store Store, e Engine, tok Tokenizer, prov Provenance, progre
 				continue
 			}
 			for _, d := range c.PasskeyDepths {
+				// The trials of a length and depth differ from the needle
+				// on: an engine that can runs what comes before it once.
+				shared := false
 				for trial := range c.trials(n) {
 					path := store.passkeyPath(name, n, d, trial)
 					if has(path) {
@@ -82,6 +85,14 @@ func Run(c Config, store Store, e Engine, tok Tokenizer, prov Provenance, progre
 					prompt, err := NewPasskeyPrompt(tok, n, d, seed)
 					if err != nil {
 						return err
+					}
+					if sharer, ok := e.(PrefixSharer); ok && !shared {
+						t0 := time.Now()
+						if err := sharer.SharePrefix(prompt.IDs[:prompt.NeedleAt], n, m.Scaling); err != nil {
+							return fmt.Errorf("longrun: passkey %d tokens, depth %g: the prefix under %s: %w", n, d, name, err)
+						}
+						shared = true
+						say("passkey %-5s %5d tokens depth %.2f: the trials' shared %d tokens before the needle, %.0f s", name, n, d, prompt.NeedleAt, time.Since(t0).Seconds())
 					}
 					t0, p := time.Now(), prov.now()
 					o, err := ScorePasskey(e, prompt, m)
@@ -97,6 +108,11 @@ func Run(c Config, store Store, e Engine, tok Tokenizer, prov Provenance, progre
 					rec.CellsRun++
 					say("passkey %-5s %5d tokens depth %.2f trial %d: key %d, pass %t (%d/%d), %.0f s",
 						name, n, d, trial, prompt.Key, o.Pass, o.Correct, o.Tokens, tr.Seconds)
+				}
+				if sharer, ok := e.(PrefixSharer); ok && shared {
+					if err := sharer.SharePrefix(nil, 0, m.Scaling); err != nil {
+						return err
+					}
 				}
 			}
 		}
