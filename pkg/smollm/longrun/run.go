@@ -39,6 +39,9 @@ func Run(c Config, store Store, e Engine, tok Tokenizer, prov Provenance, progre
 		}
 		texts[name] = w
 	}
+	left := c.workLeft(store)
+	say("%.0f k tokens and %.2g attention pairs left to run: about %s on two idle cores (IdleCost), %s for the whole grid",
+		left.Tokens/1000, left.Pairs, left.Duration(IdleCost).Round(time.Minute), c.Work().Duration(IdleCost).Round(time.Minute))
 	for _, m := range methods {
 		for _, name := range c.Texts {
 			path := store.nllPath(name, m.Name)
@@ -124,6 +127,36 @@ func Run(c Config, store Store, e Engine, tok Tokenizer, prov Provenance, progre
 	}
 	say("%d cells run, %d found done; summaries in %s", rec.CellsRun, rec.CellsKept, store.Dir)
 	return WriteSummary(store, c)
+}
+
+// workLeft is the work of the cells of c that store lacks, as Config.Work
+// counts it.
+func (c Config) workLeft(store Store) Work {
+	var w Work
+	for _, m := range Methods(c.Factor, c.OriginalLen) {
+		for _, name := range c.Texts {
+			if !has(store.nllPath(name, m.Name)) {
+				w = w.Add(c.nllWork())
+			}
+		}
+	}
+	for _, n := range c.PasskeyLengths {
+		for _, name := range c.passkeyMethods(n) {
+			for _, d := range c.PasskeyDepths {
+				shared := false
+				for trial := range c.trials(n) {
+					if has(store.passkeyPath(name, n, d, trial)) {
+						continue
+					}
+					if !shared {
+						w, shared = w.Add(forwardWork(0, needle(n, d), c.ChunkSize, n)), true
+					}
+					w = w.Add(forwardWork(needle(n, d), n, c.ChunkSize, n))
+				}
+			}
+		}
+	}
+	return w
 }
 
 func contains(xs []string, x string) bool {
