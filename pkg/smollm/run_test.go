@@ -21,8 +21,10 @@ func maxNLLDiff(a, b []float32) float64 {
 // against the model as first written, on the same tokens in the same
 // chunks: a cache that grows a chunk at a time, so each chunk reads only
 // the slots filled so far (against every chunk reading all Cap slots,
-// masked), and the cache written by DynamicUpdateSlice (against Gather and
-// Where; on the pure-Go backend both are Gather and Where). The slots a
+// masked); the softmax's scale and division moved off the scores (against
+// graph.Softmax of the scaled scores); and the cache written by
+// DynamicUpdateSlice (against Gather and Where; on the pure-Go backend
+// both are Gather and Where). The slots a
 // chunk no longer reads were masked to −∞, so the logits and losses agree
 // to float32 rounding (softmax sums over other lengths: 1e-4 on logits of
 // about 20 measured on XLA CPU); the decoding steps after the prefill use
@@ -56,21 +58,22 @@ func TestGrowingCacheMatchesWholeCapacity(t *testing.T) {
 		}
 		return logits, nll
 	}
-	defer func() { m.wholeCapacity, writeByGather = false, false }()
-	m.wholeCapacity, writeByGather = true, true
+	defer func() { m.wholeCapacity, writeByGather, plainSoftmax = false, false, false }()
+	m.wholeCapacity, writeByGather, plainSoftmax = true, true, true
 	refLogits, refNLL := runBoth()
 	for _, c := range []struct {
-		name                  string
-		wholeCapacity, gather bool
+		name                         string
+		wholeCapacity, gather, plain bool
 	}{
-		{"growing cache, Gather and Where", false, true},
-		{"growing cache, DynamicUpdateSlice", false, false},
+		{"growing cache", false, true, true},
+		{"softmax's division on the output", true, true, false},
+		{"all three, DynamicUpdateSlice", false, false, false},
 	} {
-		m.wholeCapacity, writeByGather = c.wholeCapacity, c.gather
+		m.wholeCapacity, writeByGather, plainSoftmax = c.wholeCapacity, c.gather, c.plain
 		clear(m.execs) // writeByGather is read when a graph is built
 		logits, nll := runBoth()
 		dl, dn := maxAbsDiff(refLogits, logits), maxNLLDiff(refNLL, nll)
-		t.Logf("%d tokens in chunks of %d, the last %d decoded: %s against whole capacity, Gather and Where: max |Δlogit| %.3g, max |ΔNLL| %.3g", n, chunk, tail, c.name, dl, dn)
+		t.Logf("%d tokens in chunks of %d, the last %d decoded: %s against the model as first written: max |Δlogit| %.3g, max |ΔNLL| %.3g", n, chunk, tail, c.name, dl, dn)
 		if dl > 5e-4 || dn > 1e-4 {
 			t.Errorf("%s: want the same logits and losses to float32 rounding (≤ 5e-4, ≤ 1e-4)", c.name)
 		}
