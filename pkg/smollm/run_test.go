@@ -97,11 +97,13 @@ func TestCloneSharesAPrefix(t *testing.T) {
 	pos := positions(n)
 	alone := func(ids []int32) [][]float32 {
 		cache, _ := m.NewCache(n)
-		l, _, err := m.Forward(cache, ids, pos, allRows(n)[prefix:], nil)
+		// Every row: on the pure-Go backend (compute v0.1.6) a chunk
+		// after the first that asks for some of its rows fails in Gather.
+		l, _, err := m.Forward(cache, ids, pos, allRows(n), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return l
+		return l[prefix:]
 	}
 	wantA, wantB := alone(a), alone(b)
 	shared, _ := m.NewCache(n)
