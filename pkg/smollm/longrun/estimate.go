@@ -15,10 +15,14 @@ type Cost struct {
 	PerToken, PerPair, PerHeadRow float64
 }
 
-// IdleCost is the cost on two idle cores of this project's machine (AMD
-// EPYC, XLA CPU, float32), fitted to the chunked prefills of 512 and 2,048
-// tokens that cmd/model-bench's worker runs (see README, the long run).
-var IdleCost = Cost{PerToken: 1.2e-3, PerPair: 0.62e-6, PerHeadRow: 0.5e-3}
+// BenchCost is the cost on this project's machine (2 cores of an AMD
+// EPYC, XLA CPU, float32) fitted to cmd/model-bench's committed XLA rows,
+// prefill 512 in 1.43 s and 2,048 in 11.5 s with the engine of then, whose
+// chunks read the whole capacity (262,144 and 4,194,304 pairs): 1.85 ms a
+// token and 1.85 µs a pair. That run shared the cores (load 2.5–4.5), so an
+// idle machine is faster. A head row (49,152 × 576 multiply-adds) is
+// counted at the token's rate of multiply-adds, 0.5 ms.
+var BenchCost = Cost{PerToken: 1.85e-3, PerPair: 1.85e-6, PerHeadRow: 0.5e-3}
 
 // Duration is w's time at cost c.
 func (w Work) Duration(c Cost) time.Duration {

@@ -40,7 +40,7 @@ func TestWorkLeft(t *testing.T) {
 	if d := all.Tokens - left.Tokens; d != float64(c.Window) {
 		t.Errorf("one NLL cell done: %g tokens fewer, want %d", d, c.Window)
 	}
-	if d := c.Work().Duration(IdleCost); d < time.Minute || d > 24*time.Hour {
+	if d := c.Work().Duration(BenchCost); d < time.Minute || d > 24*time.Hour {
 		t.Errorf("the whole grid is estimated at %v", d)
 	}
 }

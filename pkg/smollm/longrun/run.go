@@ -40,8 +40,8 @@ func Run(c Config, store Store, e Engine, tok Tokenizer, prov Provenance, progre
 		texts[name] = w
 	}
 	left := c.workLeft(store)
-	say("%.0f k tokens and %.2g attention pairs left to run: about %s on two idle cores (IdleCost), %s for the whole grid",
-		left.Tokens/1000, left.Pairs, left.Duration(IdleCost).Round(time.Minute), c.Work().Duration(IdleCost).Round(time.Minute))
+	say("%.0f k tokens and %.2g attention pairs left to run: about %s at the speed of the committed make model-bench run (BenchCost; %s for the whole grid; an idle machine is faster)",
+		left.Tokens/1000, left.Pairs, left.Duration(BenchCost).Round(time.Minute), c.Work().Duration(BenchCost).Round(time.Minute))
 	for _, m := range methods {
 		for _, name := range c.Texts {
 			path := store.nllPath(name, m.Name)
