@@ -134,6 +134,9 @@ func (m *Model) exec(v variant) (*model.Exec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("smollm: %w", err)
 	}
+	// A graph per chunk length and cache size: a long run's passkey cells
+	// need more than GoMLX's default of 32, past which a call fails.
+	e.SetMaxCache(-1)
 	m.execs[v] = e
 	return e, nil
 }
