@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -85,19 +86,28 @@ func TestPasskeyTokensAreThePrompts(t *testing.T) {
 	}
 }
 
-// TestQuickRunOnXLA runs a few cells of the quick run on the model: the
-// NLL and a passkey trial come out finite and sane. On the pure-Go backend
-// (about 100 s per 512 tokens) it skips.
-func TestQuickRunOnXLA(t *testing.T) {
+// needXLAModel returns the tokenizer and the weights, skipping on the
+// pure-Go backend (about 100 s per 512 tokens: minutes for the tests that
+// call it), with why and what runs instead.
+func needXLAModel(t *testing.T, instead string) (*bpe.Tokenizer, *smollm.Weights) {
+	t.Helper()
 	tok := needTokenizer(t)
 	if posgraph.Backend().String() == gobackend.BackendName {
-		t.Skip("the pure-Go backend takes minutes for this; scripts/model-results.sh --quick runs it on XLA")
+		t.Skip(strings.TrimSuffix("the pure-Go backend takes minutes for this; "+instead, "; "))
 	}
 	path, _ := smollm.Find()
 	w, err := smollm.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return tok, w
+}
+
+// TestQuickRunOnXLA runs a few cells of the quick run on the model: the
+// NLL and a passkey trial come out finite and sane. On the pure-Go backend
+// (about 100 s per 512 tokens) it skips.
+func TestQuickRunOnXLA(t *testing.T) {
+	tok, w := needXLAModel(t, "scripts/model-results.sh --quick runs it on XLA")
 	c := QuickConfig()
 	c.Window, c.RangeEdges, c.Texts = 128, []int{0, 64, 128}, []string{"opticks"}
 	c.PasskeyLengths, c.TrialsBeyond = []int{200}, 0
@@ -127,15 +137,7 @@ func TestQuickRunOnXLA(t *testing.T) {
 // of each whole prompt run alone, to float32 rounding, and the same
 // greedy tokens. Skips on the pure-Go backend (minutes).
 func TestSharedPrefixMatchesWholePrompt(t *testing.T) {
-	tok := needTokenizer(t)
-	if posgraph.Backend().String() == gobackend.BackendName {
-		t.Skip("the pure-Go backend takes minutes for this")
-	}
-	path, _ := smollm.Find()
-	w, err := smollm.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok, w := needXLAModel(t, "")
 	const length, chunk = 300, 64
 	// YaRN ×2 past a pretended trained length of 128: a scaling, as the
 	// beyond-length cells run (no scaling takes the same path).
