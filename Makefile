@@ -73,7 +73,7 @@ notebooks: install ## regenerate notebooks from lessons and execute them (N=01 f
 model-experiments: model ## the tests of lesson 11's experiments on the real model (layout, shifts, padding, packing, probes, precision, dynamic NTK's cache) on xla:cpu; minutes (10–126 s a test at a load of 10–20), not part of make test
 	@scripts/xla-test.sh --experiments
 
-model-results: model ## the long run of SmolLM2-135M (lesson 11): NLL by position to 16,384 under six scalings, passkey retrieval to 16k; resumable, into model/results (ARGS=--quick: 512-token windows, one trial, into build/; minutes)
+model-results: model ## the long run of SmolLM2-135M (lesson 11): NLL by position to 16,384 under six scalings, passkey retrieval to 16k; resumable, into model/results; about 5 h on 2 cores at the committed model-bench speed (it prints its estimate); ARGS=--quick: 512-token windows, one trial, into build/ (minutes)
 	@scripts/model-results.sh $(ARGS)
 
 bench: ## Go benchmarks and the textbook numpy code side by side (cmd/bench/results.json); the lab's training throughput, Go backend, XLA CPU and PyTorch (lab/results/throughput.json); the graph layer on xla:cpu; then make model-bench
