@@ -144,12 +144,14 @@ func (l *Lab) Generate() (Answer, Source, error) {
 		MaxNew   int    `json:"max_new"`
 	}{Question, 24}
 	var prompt []int32
-	input := func() []int32 { return prompt }
-	return experiment(l, "generate", params, input, func() (Answer, error) {
-		var err error
-		if prompt, err = l.tok.Encode(smollm.ChatPrompt(Question)); err != nil {
-			return Answer{}, err
+	input := func() []int32 {
+		if prompt == nil {
+			prompt, _ = l.tok.Encode(smollm.ChatPrompt(Question)) // never fails: bpe's Encode has no error
 		}
+		return prompt
+	}
+	return experiment(l, "generate", params, input, func() (Answer, error) {
+		prompt := input()
 		m, err := l.plain()
 		if err != nil {
 			return Answer{}, err
