@@ -82,8 +82,8 @@ func (s Source) String() string {
 	if s.Live {
 		return fmt.Sprintf("Ran live on %s in %.1f s.", backendName(), s.Seconds)
 	}
-	return fmt.Sprintf("Committed result (recorded on %s at commit %s, %s, in %.0f s): %s.",
-		p.Backend, short(p.Commit), when, s.Recorded.Seconds, s.Why)
+	return fmt.Sprintf("Committed result (%s, commit %s, %s, %.0f s at load %.1f on %d cores), not run here: %s.",
+		p.Backend, short(p.Commit), when, s.Recorded.Seconds, p.Load[0], p.Cores, s.Why)
 }
 
 func short(commit string) string {
@@ -116,9 +116,13 @@ const Passage = "Part of the ensuing Discourse about Light"
 // PassageTokens is how many tokens of Passage the experiments use at most.
 const PassageTokens = 192
 
-// goBackendWhy says why a cell on the pure-Go backend shows the record.
-const goBackendWhy = "this kernel runs the pure-Go backend, which needs about 100 s per 512 tokens of SmolLM2; " +
-	"install XLA's CPU plugin (make xla) and restart the kernel to run it live in seconds"
+// goBackendWhy says why a cell on the pure-Go backend shows the record;
+// goBackendStatus says it at length, once.
+const (
+	goBackendWhy    = "the pure-Go backend would take minutes (make xla, then restart the kernel, to run it live)"
+	goBackendStatus = "this kernel runs the pure-Go backend, which needs about 100 s per 512 tokens of SmolLM2; " +
+		"install XLA's CPU plugin (make xla) and restart the kernel to run them live in seconds"
+)
 
 // Open returns the lesson's lab. It never fails and reads nothing yet:
 // what stops the experiments from running live (no XLA, no model) is
@@ -164,7 +168,11 @@ func (l *Lab) Status() string {
 	if l.why == "" {
 		return l.model + "; the cells run live on " + backendName() + "."
 	}
-	return l.model + ". The cells show their committed results: " + l.why + "."
+	why := l.why
+	if why == goBackendWhy {
+		why = goBackendStatus
+	}
+	return l.model + ". The cells show their committed results: " + why + "."
 }
 
 // onXLA reports whether the notebook's backend is XLA's (ChooseBackend's
