@@ -45,6 +45,16 @@ var exercise39 = check.ProbeLayersCases{
 			},
 		},
 		{
+			Name: "no_sink_layer", Threshold: 0.95, Sinks: []int{}, Pairs: []int{0, 3, 3, 3},
+			FirstAttn: [][]float64{{0.02, 0.05, 0.01}, {0.9, 0.05, 0.04}, {0.5, 0.6, 0.4}, {0.3, 0.3, 0.3}},
+			MeanSquare: [][]float64{
+				{1, 0.2, 0.3, 0.1, 2, 0.2, 0.3, 0.1},
+				{0.1, 0.2, 1.5, 1.4, 0.1, 0.3, 0.2, 2},
+				{0.5, 0.9, 0.1, 0.1, 0.5, 0.1, 0.9, 1},
+				{0.1, 0.1, 0.1, 3, 0.1, 0.1, 0.1, 0.2},
+			},
+		},
+		{
 			Name: "smollm2_sized_heads", Threshold: 0.5, Sinks: []int{1, 2},
 			FirstAttn: [][]float64{{0.1, 0.2}, {0.55, 0.45}, {0.02, 0.98}},
 			MeanSquare: [][]float64{

@@ -48,6 +48,12 @@ var (
 	hintGGUFOneHead = newHint("GGUF rows/whole matrix as one head", secRealLayout,
 		"the permutation is within each head: split the rows into heads of headDim rows and reorder each head on "+
 			"its own")
+	hintGGUFQueryHeads = newHint("GGUF rows/queries with the key head count", secRealLayout,
+		"the queries have heads heads and the keys kvHeads: cut wq into heads heads and wk into kvHeads, each by "+
+			"its own count")
+	hintGGUFInvalid = newHint("GGUF rows/no check of the head counts", secRealLayout,
+		"when a matrix cannot be cut into its heads of an even number of rows (len(wk) not a multiple of "+
+			"2·kvHeads), return nil, nil rather than a guess")
 	hintGGUFMutates = newHint("GGUF rows/mutates or shares", Section{},
 		"build new matrices with new rows: do not reorder the caller's wq and wk, or return their rows")
 	hintGGUFFallback = generic("GGUF rows/fallback", secRealLayout,
@@ -107,7 +113,7 @@ func ggufToHFCases() GGUFToHFCases {
 	bad := GGUFToHFCase{Name: "keys_cannot_split_into_heads", WQ: randTable(16, 2, 7), WK: randTable(6, 2, 8), Heads: 2, KVHeads: 2}
 	return GGUFToHFCases{Rows: []GGUFToHFCase{
 		row("smollm2_like_9_heads_3_kv", 9, 3, 8, 2, 1),
-		row("two_heads_one_kv", 2, 1, 8, 3, 3),
+		row("four_heads_two_kv", 4, 2, 8, 3, 3),
 		row("multi_head_no_grouping", 2, 2, 8, 2, 5),
 		row("head_of_4_rows", 4, 2, 4, 2, 9),
 		bad,
@@ -126,14 +132,15 @@ func GGUFToHF(fn func(wq, wk [][]float64, heads, kvHeads int) ([][]float64, [][]
 			q, k := fn(wq, wk, c.Heads, c.KVHeads)
 			if c.WantQ == nil {
 				if q != nil || k != nil {
-					return fail(hintGGUFFallback, fmt.Sprintf("%s: wk has %d rows, which %d key heads cannot cut into pairs: want nil, nil", call, len(c.WK), c.KVHeads))
+					return fail(hintGGUFInvalid, fmt.Sprintf("%s: wk has %d rows, which %d key heads cannot cut into pairs: want nil, nil", call, len(c.WK), c.KVHeads))
 				}
 				return nil
 			}
 			type v = variant[[][]float64]
 			same := sameTable(0)
 			diagQ := func(got [][]float64) *Hint {
-				return firstMatch(got, same, v{hintGGUFForward, refUnpermute(c.WQ, c.Heads, true)}, v{hintGGUFOneHead, refUnpermute(c.WQ, 1, false)})
+				return firstMatch(got, same, v{hintGGUFForward, refUnpermute(c.WQ, c.Heads, true)}, v{hintGGUFOneHead, refUnpermute(c.WQ, 1, false)},
+					v{hintGGUFQueryHeads, refUnpermute(c.WQ, c.KVHeads, false)})
 			}
 			diagK := func(got [][]float64) *Hint {
 				return firstMatch(got, same, v{hintGGUFKeyHeads, refUnpermute(c.WK, c.Heads, false)}, v{hintGGUFForward, refUnpermute(c.WK, c.KVHeads, true)},

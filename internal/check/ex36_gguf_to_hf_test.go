@@ -12,7 +12,8 @@ func mutGGUFSuite() suite {
 		"permutes_again":        hintGGUFForward,
 		"one_head":              hintGGUFOneHead,
 		"shares_rows":           hintGGUFMutates,
-		"no_validation":         hintGGUFFallback,
+		"no_validation":         hintGGUFInvalid,
+		"queries_with_kv_heads": hintGGUFQueryHeads,
 	})
 }
 
@@ -53,6 +54,8 @@ func mutGGUF(bug string) func(wq, wk [][]float64, heads, kvHeads int) ([][]float
 		switch bug {
 		case "keys_with_query_heads":
 			kvHeads = heads
+		case "queries_with_kv_heads":
+			heads = kvHeads
 		case "one_head":
 			heads, kvHeads = 1, 1
 		}

@@ -42,6 +42,9 @@ var (
 			"2i + 1 (GGUF's adjacent layout)")
 	hintPairsDimension = newHint("probe/a dimension, not a pair", secRealPairs,
 		"a pair's size is its two dimensions together: √(ms[i] + ms[i+d/2]), not its largest dimension alone")
+	hintPairsRoots = newHint("probe/sum of the dimensions' norms", secRealPairs,
+		"a pair's norm is that of its two dimensions together, √(ms[i] + ms[i+d/2]), not the sum of their "+
+			"separate norms √ms[i] + √ms[i+d/2]")
 	hintPairsSmallest = newHint("probe/smallest pair", secRealPairs,
 		"return the pair with the largest norm")
 	hintProbeMutates = newHint("probe/mutates", Section{},
@@ -82,6 +85,8 @@ func refPairs(ms [][]float64, bug string) []int {
 				return max(row[i], row[i+d/2])
 			case "smallest":
 				return -(row[i] + row[i+d/2])
+			case "roots":
+				return math.Sqrt(row[i]) + math.Sqrt(row[i+d/2])
 			}
 			return row[i] + row[i+d/2]
 		}
@@ -138,6 +143,7 @@ func probeLayersCases() ProbeLayersCases {
 	return ProbeLayersCases{Analyses: []ProbeLayersCase{
 		row("four_layers", attn, 0.3, ms),
 		row("threshold_0.5", attn, 0.5, ms),
+		row("no_sink_layer", attn, 0.95, ms),
 		row("smollm2_sized_heads", [][]float64{{0.1, 0.2}, {0.55, 0.45}, {0.02, 0.98}}, 0.5, wide),
 	}}
 }
@@ -169,7 +175,8 @@ func ProbeLayers(sinks func(firstAttn [][]float64, threshold float64) []int, pai
 			type v = variant[[]int]
 			diag := func(got []int) *Hint {
 				return firstMatch(got, slices.Equal[[]int], v{hintPairsAdjacent, refPairs(c.MeanSquare, "adjacent")},
-					v{hintPairsDimension, refPairs(c.MeanSquare, "dimension")}, v{hintPairsSmallest, refPairs(c.MeanSquare, "smallest")})
+					v{hintPairsDimension, refPairs(c.MeanSquare, "dimension")}, v{hintPairsSmallest, refPairs(c.MeanSquare, "smallest")},
+					v{hintPairsRoots, refPairs(c.MeanSquare, "roots")})
 			}
 			if f := compareInts(pairCall, got, c.Pairs, label("layer"), diag, hintProbeFallback); f != nil {
 				return f

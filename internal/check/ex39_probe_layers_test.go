@@ -1,6 +1,9 @@
 package check
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // Learner-style implementations of exercise 39 (sink layers and the
 // largest rotary pairs), correct when bug is "" and otherwise wrong in one
@@ -22,6 +25,7 @@ func mutProbeSuite() suite {
 		"adjacent_pairs": hintPairsAdjacent,
 		"one_dimension":  hintPairsDimension,
 		"smallest":       hintPairsSmallest,
+		"sum_of_roots":   hintPairsRoots,
 		"sorts_heads":    hintProbeMutates,
 	})
 }
@@ -61,6 +65,8 @@ func mutProbe(bug string) mutProbeFuncs {
 					norm = max(dims[i], dims[i+half])
 				case "smallest":
 					norm = -norm
+				case "sum_of_roots":
+					norm = math.Sqrt(dims[i]) + math.Sqrt(dims[i+half])
 				}
 				if norm > bestNorm || bug == "smallest" && i == 0 {
 					best, bestNorm = i, norm
