@@ -4,9 +4,28 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
+
+// cpuSeconds is this process's user and system time so far, from
+// /proc/self/stat (clock ticks of 1/100 s; 0 where there is no /proc): with
+// the wall time it says what an experiment would take on idle cores.
+func cpuSeconds() float64 {
+	b, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	fields := strings.Fields(s[strings.LastIndex(s, ")")+2:]) // after the command name: state is field 3
+	if len(fields) < 13 {
+		return 0
+	}
+	user, _ := strconv.ParseFloat(fields[11], 64)
+	sys, _ := strconv.ParseFloat(fields[12], 64)
+	return (user + sys) / 100
+}
 
 // root is the repository root, from this package's folder.
 const root = "../../.."
@@ -104,11 +123,12 @@ func TestLive(t *testing.T) {
 	}
 	for _, e := range each {
 		prov := NewRecordProvenance(root) // the load as this experiment starts
+		cpu := cpuSeconds()
 		src, err := e.run(l)
 		if err != nil {
 			t.Fatalf("%s: %v", e.name, err)
 		}
-		t.Logf("%s: %.1f s", e.name, src.Seconds)
+		t.Logf("%s: %.1f s wall, %.1f s of CPU, at load %.1f", e.name, src.Seconds, cpuSeconds()-cpu, prov.Load[0])
 		if !recording() {
 			if src.Stale != nil {
 				t.Error(src.Stale)
