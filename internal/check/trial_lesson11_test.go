@@ -10,12 +10,9 @@ package check
 //	go test ./internal/check -run LearnerTrialLesson11 -v
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"testing"
-
-	"github.com/posenc/course/internal/catalog"
 )
 
 // ---- 36 -------------------------------------------------------------------
@@ -194,15 +191,7 @@ func trial39(kind string) trial39Funcs {
 func trialLesson11() []attempt {
 	var out []attempt
 	add := func(num int, ex func(kind string) *Exercise, kinds map[string][]string) {
-		for _, k := range slices.Sorted(func(yield func(string) bool) {
-			for k := range kinds {
-				if !yield(k) {
-					return
-				}
-			}
-		}) {
-			out = append(out, attempt{num: num, name: k, names: kinds[k], ex: ex(k)})
-		}
+		out = appendAttempts(out, num, ex, kinds)
 	}
 	add(36, func(k string) *Exercise { return GGUFToHF(trial36(k), entries[36].Cases.(GGUFToHFCases)) }, map[string][]string{
 		"correct":     correctOK,
@@ -241,27 +230,24 @@ func trialLesson11() []attempt {
 }
 
 func TestLearnerTrialLesson11(t *testing.T) {
+	byNum := runTrial(trialLesson11())
 	var caught, namedN int
-	for _, a := range trialLesson11() {
-		o := a.ex.summarize(a.ex.results())
-		switch {
-		case a.names == nil && o.status != catalog.StatusPass:
-			t.Errorf("exercise %d, %s: a correct answer fails: %s", a.num, a.name, o.summary)
-		case a.names == nil:
-		case o.status == catalog.StatusPass:
-			t.Logf("exercise %d, %s: a wrong answer passes (a hole)", a.num, a.name)
-		default:
-			caught++
-			if namesMistake(o.summary, a.names) {
-				namedN++
-			} else {
-				t.Logf("exercise %d, %s: not named: %s", a.num, a.name, o.summary)
-			}
+	for num := 36; num <= 39; num++ {
+		c := byNum[num]
+		caught += c.wrong - c.holes
+		namedN += c.named
+		t.Logf("exercise %d: %d wrong, %d pass (holes) %v, %d of %d caught named; %d correct, %d rejected",
+			num, c.wrong, c.holes, c.holeNames, c.named, c.wrong-c.holes, c.correct, c.rejected)
+		for _, u := range c.unnamed {
+			t.Logf("    not named: %s", u)
+		}
+		if c.holes > 0 || c.rejected > 0 {
+			t.Errorf("exercise %d: %d wrong answers pass, %d correct ones fail", num, c.holes, c.rejected)
 		}
 	}
 	pct := 100 * float64(namedN) / float64(caught)
 	t.Logf("lesson 11: %d of %d caught wrong answers named (%.0f%%)", namedN, caught, pct)
 	if pct < 90 {
-		t.Errorf("%s of the caught wrong answers get the hint that names their mistake; want ≥ 90%%", fmt.Sprintf("%.0f%%", pct))
+		t.Errorf("%.0f%% of the caught wrong answers get the hint that names their mistake; want ≥ 90%%", pct)
 	}
 }
