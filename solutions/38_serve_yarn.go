@@ -15,9 +15,9 @@ import "math"
 // Read lesson 11, “YaRN switched on for every request”.
 // Hints: exercises/README.md.
 func ServeYaRN(longest, trainedLen int) (factor float64, originalLen int, attention float64) {
-	if longest <= trainedLen {
-		return 1, trainedLen, 1 // no scaling: short prompts keep the trained angles
-	}
-	s := float64(longest) / float64(trainedLen) // divide as floats: 12,000/8,192 is not 1
+	// Divide as floats (12,000/8,192 is not 1), and never below 1: a prompt
+	// that fits keeps the trained angles, and ln 1 = 0 makes its attention
+	// factor 1.
+	s := math.Max(1, float64(longest)/float64(trainedLen))
 	return s, trainedLen, 0.1*math.Log(s) + 1
 }

@@ -110,13 +110,19 @@ func ggufToHFCases() GGUFToHFCases {
 		}
 		return c
 	}
-	bad := GGUFToHFCase{Name: "keys_cannot_split_into_heads", WQ: randTable(16, 2, 7), WK: randTable(6, 2, 8), Heads: 2, KVHeads: 2}
+	bad := func(name string, qRows, kRows, heads, kvHeads int) GGUFToHFCase {
+		return GGUFToHFCase{Name: name, WQ: randTable(qRows, 2, 7), WK: randTable(kRows, 2, 8), Heads: heads, KVHeads: kvHeads}
+	}
 	return GGUFToHFCases{Rows: []GGUFToHFCase{
 		row("smollm2_like_9_heads_3_kv", 9, 3, 8, 2, 1),
 		row("four_heads_two_kv", 4, 2, 8, 3, 3),
 		row("multi_head_no_grouping", 2, 2, 8, 2, 5),
 		row("head_of_4_rows", 4, 2, 4, 2, 9),
-		bad,
+		row("one_head_one_kv", 1, 1, 8, 2, 11),
+		bad("keys_cannot_split_into_heads", 16, 6, 2, 2),
+		bad("queries_cannot_split_into_heads", 10, 8, 2, 1),
+		bad("no_query_heads", 8, 8, 0, 1),
+		bad("no_key_heads", 8, 8, 1, 0),
 	}}
 }
 
@@ -132,7 +138,8 @@ func GGUFToHF(fn func(wq, wk [][]float64, heads, kvHeads int) ([][]float64, [][]
 			q, k := fn(wq, wk, c.Heads, c.KVHeads)
 			if c.WantQ == nil {
 				if q != nil || k != nil {
-					return fail(hintGGUFInvalid, fmt.Sprintf("%s: wk has %d rows, which %d key heads cannot cut into pairs: want nil, nil", call, len(c.WK), c.KVHeads))
+					return fail(hintGGUFInvalid, fmt.Sprintf("%s: wq of %d rows in %d heads or wk of %d rows in %d heads cannot be cut into heads of pairs: want nil, nil",
+						call, len(c.WQ), c.Heads, len(c.WK), c.KVHeads))
 				}
 				return nil
 			}

@@ -45,7 +45,7 @@ func mutGGUF(bug string) func(wq, wk [][]float64, heads, kvHeads int) ([][]float
 		return out
 	}
 	return func(wq, wk [][]float64, heads, kvHeads int) ([][]float64, [][]float64) {
-		if bug != "no_validation" && (len(wq)%(2*heads) != 0 || len(wk)%(2*kvHeads) != 0) {
+		if heads < 1 || kvHeads < 1 || bug != "no_validation" && (len(wq)%(2*heads) != 0 || len(wk)%(2*kvHeads) != 0) {
 			return nil, nil
 		}
 		if bug == "no_validation" && len(wk)%(2*kvHeads) != 0 {

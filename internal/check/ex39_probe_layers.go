@@ -124,10 +124,11 @@ func probeLayersCases() ProbeLayersCases {
 	// pairs (the last) carry the largest norms, split across both halves.
 	attn := [][]float64{{0.02, 0.05, 0.01}, {0.9, 0.05, 0.04}, {0.5, 0.6, 0.4}, {0.3, 0.3, 0.3}}
 	ms := [][]float64{
-		{1, 0.2, 0.3, 0.1, 2, 0.2, 0.3, 0.1},   // dims 0 and 4: pair 0
-		{0.1, 0.2, 1.5, 1.4, 0.1, 0.3, 0.2, 2}, // pair 3 (0.1+... vs dims 2,6 = 1.7; 3,7 = 3.4)
-		{0.5, 0.9, 0.1, 0.1, 0.5, 0.1, 0.9, 1}, // pair 1 (1.0) vs pair 2 (1.0): a tie, the first
-		{0.1, 0.1, 0.1, 3, 0.1, 0.1, 0.1, 0.2}, // pair 3 by one large dimension
+		{1, 0.2, 0.3, 0.1, 2, 0.2, 0.3, 0.1},     // dims 0 and 4: pair 0
+		{0.1, 0.2, 1.5, 1.4, 0.1, 0.3, 0.2, 2},   // pair 3: dims 3 and 7 (3.4) against 2 and 6 (1.7)
+		{0.5, 0.9, 0.1, 0.1, 0.5, 0.1, 0.9, 0.2}, // pairs 0, 1 and 2 tie at 1: the first
+		{0.1, 0.1, 0.1, 3, 0.1, 0.1, 0.1, 0.2},   // pair 3 by one large dimension
+		{1, 0.1, 2.2, 0.1, 1, 0.1, 0, 0.1},       // pair 2 (2.2) over pair 0 (2), whose separate norms sum higher
 	}
 	wide := make([][]float64, 3) // 64 dimensions, as SmolLM2's heads
 	for l := range wide {

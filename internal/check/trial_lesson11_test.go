@@ -45,7 +45,7 @@ func trial36(kind string) func(wq, wk [][]float64, heads, kvHeads int) ([][]floa
 		return out
 	}
 	return func(wq, wk [][]float64, heads, kvHeads int) ([][]float64, [][]float64) {
-		if kind != "no_check" && (heads < 1 || kvHeads < 1 || len(wq)%(2*heads) != 0 || len(wk)%(2*kvHeads) != 0) {
+		if heads < 1 || kvHeads < 1 || kind != "no_check" && (len(wq)%(2*heads) != 0 || len(wk)%(2*kvHeads) != 0) {
 			return nil, nil
 		}
 		switch kind {
