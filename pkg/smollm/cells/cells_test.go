@@ -104,8 +104,9 @@ func TestDiffers(t *testing.T) {
 	}
 }
 
-// TestLive runs every experiment on XLA and compares it with its record
-// (make model-cells); with CELLS_RECORD=1 it rewrites the records. It skips
+// TestLive runs every experiment on XLA, each in a subtest of its name,
+// and compares it with its record (make model-cells); with CELLS_RECORD=1
+// it rewrites the records. It skips
 // on the pure-Go backend, where the experiments take many minutes.
 func TestLive(t *testing.T) {
 	if testing.Short() {
@@ -122,27 +123,29 @@ func TestLive(t *testing.T) {
 		t.Fatalf("CELLS_RECORD=1 with uncommitted changes to the code that decides the numbers: commit first")
 	}
 	for _, e := range each {
-		prov := NewRecordProvenance(root) // the load as this experiment starts
-		cpu := cpuSeconds()
-		src, err := e.run(l)
-		if err != nil {
-			t.Fatalf("%s: %v", e.name, err)
-		}
-		t.Logf("%s: %.1f s wall, %.1f s of CPU, at load %.1f", e.name, src.Seconds, cpuSeconds()-cpu, prov.Load[0])
-		if !recording() {
-			if src.Stale != nil {
-				t.Error(src.Stale)
+		t.Run(e.name, func(t *testing.T) {
+			prov := NewRecordProvenance(root) // the load as this experiment starts
+			cpu := cpuSeconds()
+			src, err := e.run(l)
+			if err != nil {
+				t.Fatal(err)
 			}
-			continue
-		}
-		rec := src.Recorded
-		rec.Provenance = prov
-		b, err := json.MarshalIndent(rec, "", " ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join("records", e.name+".json"), append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
+			t.Logf("%.1f s wall, %.1f s of CPU, at load %.1f", src.Seconds, cpuSeconds()-cpu, prov.Load[0])
+			if !recording() {
+				if src.Stale != nil {
+					t.Error(src.Stale)
+				}
+				return
+			}
+			rec := src.Recorded
+			rec.Provenance = prov
+			b, err := json.MarshalIndent(rec, "", " ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join("records", e.name+".json"), append(b, '\n'), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
