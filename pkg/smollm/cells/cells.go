@@ -104,7 +104,6 @@ type Lab struct {
 	why     string  // why the experiments are not run live; "" when they are
 	model   string  // the model's status, one line
 	path    string  // the GGUF file
-	loaded  bool
 	loadErr error
 }
 
@@ -144,20 +143,29 @@ func Open() *Lab {
 	return l
 }
 
-// load reads the model, its tokenizer and the passage, once.
-func (l *Lab) load() error {
-	if l.loaded || l.loadErr != nil {
+// loadText reads the tokenizer and tokenizes the passage, once: enough to
+// find a result an earlier cell kept.
+func (l *Lab) loadText() error {
+	if l.tok != nil || l.loadErr != nil {
 		return l.loadErr
 	}
-	l.weights, l.loadErr = smollm.Load(l.path)
-	if l.loadErr == nil {
-		l.tok, l.loadErr = smollm.LoadTokenizer(l.path)
+	var tok smollm.Tokenizer
+	if tok, l.loadErr = smollm.LoadTokenizer(l.path); l.loadErr == nil {
+		l.ids, l.loadErr = passageIDs(tok)
 	}
 	if l.loadErr == nil {
-		l.ids, l.loadErr = passageIDs(l.tok)
+		l.tok = tok
 	}
-	if l.loadErr == nil {
-		l.backend, l.loaded = posgraph.Backend(), true
+	return l.loadErr
+}
+
+// loadWeights reads and dequantizes the model, once, for a run.
+func (l *Lab) loadWeights() error {
+	if l.weights != nil || l.loadErr != nil {
+		return l.loadErr
+	}
+	if l.weights, l.loadErr = smollm.Load(l.path); l.loadErr == nil {
+		l.backend = posgraph.Backend()
 	}
 	return l.loadErr
 }
@@ -255,7 +263,7 @@ func experiment[T any](l *Lab, name string, params any, input func() []int32, do
 		src.Seconds = rec.Seconds
 		return v, src, nil
 	}
-	if err := l.load(); err != nil {
+	if err := l.loadText(); err != nil {
 		return zero, src, err
 	}
 	memo := memoPath(name)
@@ -263,6 +271,9 @@ func experiment[T any](l *Lab, name string, params any, input func() []int32, do
 	if m, ok := readMemo(memo, want, hashIDs(input())); ok && json.Unmarshal(m.Result, &v) == nil {
 		src.Live, src.Seconds = true, m.Seconds // run by an earlier cell of this kernel
 	} else {
+		if err := l.loadWeights(); err != nil {
+			return zero, src, err
+		}
 		t0 := time.Now()
 		if v, err = do(); err != nil {
 			return zero, src, err

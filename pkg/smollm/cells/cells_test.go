@@ -149,3 +149,22 @@ func TestLive(t *testing.T) {
 		})
 	}
 }
+
+// TestMemo checks that a kept result is found only for the same parameters
+// and token ids.
+func TestMemo(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "smollm-cells-x.json")
+	writeMemo(file, Record{Name: "x", Params: []byte(`{"tokens":128}`), InputHash: "abc", Result: []byte(`{"nll":3.75}`), Seconds: 2})
+	if m, ok := readMemo(file, []byte(`{ "tokens": 128 }`), "abc"); !ok || string(m.Result) != `{"nll":3.75}` || m.Seconds != 2 {
+		t.Errorf("the kept result was not found: %+v, %t", m, ok)
+	}
+	if _, ok := readMemo(file, []byte(`{"tokens":64}`), "abc"); ok {
+		t.Error("a result kept for other parameters was found")
+	}
+	if _, ok := readMemo(file, []byte(`{"tokens":128}`), "abd"); ok {
+		t.Error("a result kept for other token ids was found")
+	}
+	if _, ok := readMemo(filepath.Join(t.TempDir(), "none.json"), []byte(`{}`), ""); ok {
+		t.Error("a missing file gave a result")
+	}
+}
