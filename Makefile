@@ -14,7 +14,7 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: model model-golden model-experiments model-results model-bench help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results golden golden-check site
+.PHONY: model model-golden model-experiments model-cells model-results model-bench help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results golden golden-check site
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -72,6 +72,9 @@ notebooks: install ## regenerate notebooks from lessons and execute them (N=01 f
 
 model-experiments: model ## the tests of lesson 11's experiments on the real model (layout, shifts, padding, packing, probes, precision, dynamic NTK's cache) on xla:cpu; minutes (10–126 s a test at a load of 10–20), not part of make test
 	@scripts/xla-test.sh --experiments
+
+model-cells: model ## lesson 11's cells on xla:cpu (pkg/smollm/cells), each compared with the result committed for the pure-Go backend's notebook (CELLS_RECORD=1: rewrite pkg/smollm/cells/records from committed code); 2 to 4 min on 2 cores
+	dir=$$(scripts/xla-test.sh --plugin-dir) && PJRT_PLUGIN_LIBRARY_PATH=$$dir GOMLX_BACKEND=xla:cpu CELLS_RECORD=$(CELLS_RECORD) $(GO) test -count=1 -timeout 60m -v -run TestLive ./pkg/smollm/cells
 
 model-results: model ## the long run of SmolLM2-135M (lesson 11): NLL by position to 16,384 under six scalings, passkey retrieval to 16k; resumable, into model/results; about 5 h on 2 cores at the committed model-bench speed (it prints its estimate); ARGS=--quick: 512-token windows, one trial, into build/ (minutes)
 	@scripts/model-results.sh $(ARGS)
