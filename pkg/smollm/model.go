@@ -82,7 +82,16 @@ func (m network) forward(scope *model.Scope, in stepIn) stepOut {
 	out := stepOut{}
 	for i := range m.Layers {
 		layer := scope.In("layer_%02d", i)
-		h := m.rmsNorm(x, weight(layer, x, "attn_norm"))                                             // [b, c, d]
+		h := m.rmsNorm(x, weight(layer, x, "attn_norm")) // [b, c, d]
+		if i == m.Layers-1 && in.rows == nil && in.targets == nil {
+			// Only the caches are asked for: the last layer's queries,
+			// output and feed-forward would be dead code, and the pure-Go
+			// backend fails on a graph whose parameters (their weights)
+			// no output uses.
+			_, k, v := m.keysValues(layer, h, in.positions, in.start, in.cacheK[i], in.cacheV[i]) // [b, k, n, e] ×2
+			out.cacheK, out.cacheV = append(out.cacheK, k), append(out.cacheV, v)
+			return out
+		}
 		att, k, v := m.attention(layer, h, in.positions, in.start, mask, in.cacheK[i], in.cacheV[i]) // [b, c, d]
 		out.cacheK, out.cacheV = append(out.cacheK, k), append(out.cacheV, v)
 		x = graph.Add(x, att)                          // [b, c, d]: residual
@@ -101,6 +110,20 @@ func (m network) forward(scope *model.Scope, in stepIn) stepOut {
 	return out
 }
 
+// keysValues returns the chunk's rotated keys kNew [b, k, c, e], and the
+// caches with its keys and values written at slot start ([b, k, n, e]).
+func (m network) keysValues(scope *model.Scope, x, positions, start, cacheK, cacheV *graph.Node) (kNew, keys, values *graph.Node) {
+	b, c := x.Shape().Dim(0), x.Shape().Dim(1)
+	k, e := m.KVHeads, m.HeadDim
+	heads := func(y *graph.Node) *graph.Node { // [b, c, k·e] → [b, k, c, e]
+		return graph.Transpose(graph.Reshape(y, b, c, k, e), 1, 2)
+	}
+	rope := posgraph.NewRoPEEncoder(m.rope)
+	kNew = rope.Encode(heads(linear(x, weight(scope, x, "attn_k"))), positions, -2) // [b, k, c, e]
+	vNew := heads(linear(x, weight(scope, x, "attn_v")))                            // [b, k, c, e]
+	return kNew, writeSlots(cacheK, kNew, start), writeSlots(cacheV, vNew, start)   // [b, k, c, e], [b, k, n, e] ×2
+}
+
 // attention is grouped-query self-attention (Ainslie et al. 2023, "GQA",
 // https://arxiv.org/abs/2305.13245): 9 query heads, each group of 3
 // reading the same one of 3 key/value heads. Queries and keys are rotated
@@ -115,11 +138,8 @@ func (m network) attention(scope *model.Scope, x, positions, start, mask, cacheK
 		return graph.Transpose(graph.Reshape(y, b, c, n, e), 1, 2)
 	}
 	rope := posgraph.NewRoPEEncoder(m.rope)
-	q := rope.Encode(heads(linear(x, weight(scope, x, "attn_q")), h), positions, -2)    // [b, h, c, e]
-	kNew := rope.Encode(heads(linear(x, weight(scope, x, "attn_k")), k), positions, -2) // [b, k, c, e]
-	vNew := heads(linear(x, weight(scope, x, "attn_v")), k)                             // [b, k, c, e]
-	keys = writeSlots(cacheK, kNew, start)                                              // [b, k, n, e]
-	values = writeSlots(cacheV, vNew, start)                                            // [b, k, n, e]
+	q := rope.Encode(heads(linear(x, weight(scope, x, "attn_q")), h), positions, -2) // [b, h, c, e]
+	kNew, keys, values := m.keysValues(scope, x, positions, start, cacheK, cacheV)   // [b, k, c, e], [b, k, n, e] ×2
 
 	// Each group of g query heads reads one key/value head: query head
 	// kv·g + i is row i of group kv.

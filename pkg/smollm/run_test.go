@@ -95,9 +95,7 @@ func TestCloneSharesAPrefix(t *testing.T) {
 	a := g.IDs[:n]
 	b := append(append([]int32(nil), g.IDs[:prefix]...), g.IDs[n:2*n-prefix]...) // same prefix, another continuation
 	pos := positions(n)
-	// Every row, and losses (of no targets): on the pure-Go backend
-	// (compute v0.1.6) a chunk after the first whose graph leaves some rows
-	// unused fails at run time (index out of range), on main too.
+	// Every row, and losses (of no targets): the graphs a scoring run uses.
 	none := make([]int32, n)
 	for i := range none {
 		none[i] = -1
@@ -133,5 +131,46 @@ func TestCloneSharesAPrefix(t *testing.T) {
 	}
 	if shared.Len != prefix {
 		t.Errorf("the shared prefix's cache holds %d positions after its clones ran, want %d", shared.Len, prefix)
+	}
+}
+
+// TestChunksThatOnlyFillTheCache runs a sequence in chunks asking only for
+// the last row's logits, so that earlier chunks return nothing but the
+// caches: the logits must be those of a run that asks for every row. (On
+// the pure-Go backend a graph whose last layer computed queries, output and
+// feed-forward for no output failed at run time.)
+func TestChunksThatOnlyFillTheCache(t *testing.T) {
+	w := loadForTest(t)
+	g := readHFGolden(t)
+	n, chunk := tokensFor(96, 16), tokensFor(32, 8)
+	m, err := New(posgraph.Backend(), w, posenc.Scaling{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.ChunkSize = chunk
+	pos := positions(n)
+	full, _ := m.NewCache(n)
+	want, _, err := m.Forward(full, g.IDs[:n], pos, allRows(n), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rows := range [][]int{{n - 1}, nil} {
+		cache, _ := m.NewCache(n)
+		got, _, err := m.Forward(cache, g.IDs[:n], pos, rows, nil)
+		if err != nil {
+			t.Fatalf("rows %v: %v", rows, err)
+		}
+		if cache.Len != n {
+			t.Fatalf("rows %v: cache holds %d positions after %d tokens", rows, cache.Len, n)
+		}
+		if rows == nil {
+			if len(got) != 0 {
+				t.Fatalf("no rows asked for, got %d", len(got))
+			}
+			continue
+		}
+		if d := maxAbsDiff(want[n-1:], got); d > 5e-4 {
+			t.Errorf("last row's logits differ by %.3g from a run asking for every row", d)
+		}
 	}
 }
