@@ -56,6 +56,7 @@ func newFigure(title, xLabel, yLabel string) *Figure {
 	p.Title.Text = Subscripts(title)
 	p.X.Label.Text = Subscripts(xLabel)
 	p.Y.Label.Text = Subscripts(yLabel)
+	p.X.Tick.Marker, p.Y.Tick.Marker = plainTicks{}, plainTicks{}
 	return &Figure{plot: p, WidthCm: DefaultWidthCm, HeightCm: DefaultHeightCm}
 }
 

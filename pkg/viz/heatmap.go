@@ -43,7 +43,7 @@ func (t flippedTicks) Ticks(min, max float64) []plot.Tick {
 		r := math.Round(lo)
 		return []plot.Tick{{Value: top - r, Label: strconv.FormatFloat(r, 'g', -1, 64)}}
 	}
-	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	ticks := plainTicks{}.Ticks(lo, hi)
 	for i := range ticks {
 		ticks[i].Value = top - ticks[i].Value
 	}

@@ -20,13 +20,13 @@ const maxLogLabels = 8
 // are thinned to at most maxLogLabels; unlabelled decades keep a tick.
 // (math.Pow10 is not exact either for large negative powers: pow10 parses
 // "1e<e>", which is correctly rounded, so that labels print as 1e-29.)
-// Ranges holding fewer than two powers of ten fall back to plot.DefaultTicks.
+// Ranges holding fewer than two powers of ten fall back to plainTicks.
 type decadeTicks struct{}
 
 // Ticks implements plot.Ticker.
 func (decadeTicks) Ticks(min, max float64) []plot.Tick {
 	if !(min > 0 && max >= min) || math.IsInf(max, 0) {
-		return plot.DefaultTicks{}.Ticks(min, max)
+		return plainTicks{}.Ticks(min, max)
 	}
 	lo := int(math.Ceil(math.Log10(min)))
 	hi := int(math.Floor(math.Log10(max)))
@@ -37,7 +37,7 @@ func (decadeTicks) Ticks(min, max float64) []plot.Tick {
 		hi++
 	}
 	if hi-lo < 1 {
-		return plot.DefaultTicks{}.Ticks(min, max)
+		return plainTicks{}.Ticks(min, max)
 	}
 	step := 1
 	for (hi-lo)/step+1 > maxLogLabels {
