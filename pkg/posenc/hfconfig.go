@@ -290,6 +290,9 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	if m.ModelType, err = c.str("model_type"); err != nil {
 		return nil, err
 	}
+	if err := c.classRope(m.ModelType); err != nil {
+		return nil, err
+	}
 	if err := c.aliasLayerTypes(m.ModelType); err != nil {
 		return nil, err
 	}

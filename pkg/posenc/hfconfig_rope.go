@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/posenc/course/internal/validate"
@@ -83,24 +84,15 @@ func (c hfConfig) ropeByType(types []string, m *ModelPositions) (map[string]*RoP
 				return nil, validate.Err(key, "no entry for "+t, "must have an entry for every layer type of layer_types")
 			}
 		}
-	case c.has("rope_local_base_freq"):
-		// Gemma 3's older config: rope_theta and rope_scaling for the
-		// global (full-attention) layers, rope_local_base_freq alone for
-		// the sliding ones (HF's Gemma3TextConfig moves rope_scaling into
-		// rope_parameters["full_attention"] only).
-		full, err := c.rope(key, dict, "full_attention", m, false)
-		if err != nil {
-			return nil, err
-		}
-		local, err := c.float("rope_local_base_freq")
-		if err != nil {
-			return nil, err
-		}
-		sliding, err := c.rope("rope_local_base_freq", map[string]any{"rope_theta": json.Number(fmt.Sprint(local))}, "sliding_attention", m, false)
+	case splitRopeTheta[m.ModelType].Local != "":
+		full, sliding, err := c.splitRope(key, dict, m)
 		if err != nil {
 			return nil, err
 		}
 		out["full_attention"], out["sliding_attention"] = full, sliding
+	case c.has("rope_local_base_freq"):
+		return nil, validate.Err("rope_local_base_freq", c.fields["rope_local_base_freq"],
+			"is read by gemma3_text, gemma3n_text and t5gemma2 only; for "+m.ModelType+" give rope_parameters per layer type")
 	default:
 		for _, t := range present {
 			if c.ropeSkipped(m.ModelType, t) {
@@ -114,6 +106,58 @@ func (c hfConfig) ropeByType(types []string, m *ModelPositions) (map[string]*RoP
 		}
 	}
 	return out, nil
+}
+
+// splitRope builds the full- and sliding-attention RoPE of a model type of
+// splitRopeTheta whose config is not keyed by layer type, as its class
+// does (configuration_gemma3.py:132–157, configuration_olmo3.py:100–125):
+// full_attention is {"rope_type": "default"} updated with rope_scaling,
+// with rope_theta (default Global); sliding_attention is the default RoPE
+// with the Local field (default LocalDefault). A flat rope_parameters is
+// ignored there, as the class keeps only the layer-type keys it adds.
+func (c hfConfig) splitRope(key string, dict map[string]any, m *ModelPositions) (full, sliding *RoPE, err error) {
+	split := splitRopeTheta[m.ModelType]
+	fullDict := map[string]any{"rope_type": "default"}
+	if key == "rope_parameters" && dict != nil {
+		c.warn("rope_parameters", "a flat dictionary", fmt.Sprintf("transformers' %s configuration keys it by layer type and ignores flat keys", m.ModelType))
+	} else {
+		for k, v := range dict {
+			fullDict[k] = v
+		}
+	}
+	if _, ok := fullDict["rope_theta"]; !ok && !c.has("rope_theta") {
+		fullDict["rope_theta"] = json.Number(fmt.Sprint(split.Global))
+		c.warn("rope_theta", "missing", fmt.Sprintf("transformers' %s configuration gives its full-attention layers %g", m.ModelType, split.Global))
+	}
+	// The sliding layers' base. OLMo 3's class pops rope_theta for the
+	// full layers first, so that its sliding layers always get the
+	// default (kwargs.pop("rope_theta", self.default_theta),
+	// configuration_olmo3.py:115–119).
+	local, localField := split.LocalDefault, split.Local
+	switch {
+	case split.Local != "rope_theta" && c.has(split.Local):
+		if local, err = c.float(split.Local); err != nil {
+			return nil, nil, err
+		}
+		if !(local > 1) {
+			return nil, nil, validate.Err(split.Local, local, "must be > 1 (the sliding layers' RoPE base)")
+		}
+	case split.Local == "rope_theta" && c.has("rope_theta"):
+		if t, err := c.float("rope_theta"); err == nil && t != local {
+			c.warn("rope_theta", t, fmt.Sprintf("transformers' %s configuration gives it to the full-attention layers only; the sliding ones keep %g", m.ModelType, local))
+		}
+	default:
+		c.warn(split.Local, "missing", fmt.Sprintf("transformers' %s configuration gives its sliding layers %g", m.ModelType, local))
+	}
+	name := key
+	if !c.has(key) || key == "rope_parameters" {
+		name = "rope_parameters.full_attention"
+	}
+	if full, err = c.rope(name, fullDict, "full_attention", m, false); err != nil {
+		return nil, nil, err
+	}
+	sliding, err = c.rope(localField, map[string]any{"rope_theta": json.Number(strconv.FormatFloat(local, 'g', -1, 64))}, "sliding_attention", m, false)
+	return full, sliding, err
 }
 
 // rope builds the RoPE of one rope dictionary (which may be nil: the

@@ -107,7 +107,6 @@ func TestParseHFConfigErrors(t *testing.T) {
 		{"not json", `{`, "config", "invalid JSON"},
 		{"unknown rope_type", `{` + base + `, "rope_theta": 1e4, "rope_scaling": {"rope_type": "rope2", "factor": 2}}`, "rope_scaling.rope_type", "rope2"},
 		{"missing factor", `{` + base + `, "rope_theta": 1e4, "rope_scaling": {"rope_type": "linear"}}`, "rope_scaling.factor", "missing"},
-		{"missing theta, per-kind default", `{"model_type": "gemma3_text", "num_hidden_layers": 1, "head_dim": 64, "max_position_embeddings": 4096}`, "rope_theta", "missing"},
 		{"unknown position field", `{` + base + `, "rope_theta": 1e4, "rope_magic": 3}`, "rope_magic", "3"},
 		{"both forms", `{` + base + `, "rope_theta": 1e4, "rope_scaling": {"rope_type": "default"}, "rope_parameters": {"rope_type": "default"}}`, "rope_scaling", "map[rope_type:default]"},
 		{"layer_types length", `{` + base + `, "rope_theta": 1e4, "layer_types": ["full_attention"]}`, "layer_types", "[full_attention]"},
