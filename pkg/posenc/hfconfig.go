@@ -195,7 +195,7 @@ var knownTopLevel = []string{
 	"rotary_pct", "sliding_window_pattern", "full_attention_interval",
 	"layers_block_type", "hybrid_override_pattern", "position_embedding_type",
 	"indexer_types", "index_topk_pattern", "index_topk_freq", "index_skip_topk_offset",
-	"compress_rope_theta", "compress_ratios", "linear_attn_config",
+	"compress_rope_theta", "compress_ratios", "linear_attn_config", "global_attn_every_n_layers",
 }
 
 // ignoredPositionFields are fields whose names sound like positions but
@@ -325,7 +325,7 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 		}
 		return m, nil
 	}
-	if m.HeadDim, err = c.headDim(); err != nil {
+	if m.HeadDim, err = c.headDim(m.ModelType); err != nil {
 		return nil, err
 	}
 	if m.Decoupled, err = c.decoupled(m); err != nil {
@@ -386,11 +386,33 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	return m, nil
 }
 
-// headDim is head_dim, or hidden_size / num_attention_heads when absent
-// (HF's getattr(config, "head_dim", None) or hidden_size // heads).
-func (c hfConfig) headDim() (int, error) {
+// headDim is head_dim, else the configuration class's default
+// (classHeadDim), else hidden_size // num_attention_heads rounded down as
+// transformers has it (getattr(config, "head_dim", None) or
+// config.hidden_size // config.num_attention_heads,
+// modeling_rope_utils.py:180), with a warning when it rounds. The classes
+// of divisibleHeads raise when the division is not exact, and so does
+// this.
+func (c hfConfig) headDim(modelType string) (int, error) {
+	if slices.Contains(divisibleHeads, modelType) && c.has("hidden_size") && c.has("num_attention_heads") {
+		h, err := c.integer("hidden_size")
+		if err != nil {
+			return 0, err
+		}
+		heads, err := c.integer("num_attention_heads")
+		if err != nil {
+			return 0, err
+		}
+		if h%heads != 0 {
+			return 0, validate.Err("hidden_size", h, fmt.Sprintf("must be a multiple of num_attention_heads (%d): transformers' %s configuration raises", heads, modelType))
+		}
+	}
 	if c.has("head_dim") {
 		return c.integer("head_dim")
+	}
+	if d, ok := classHeadDim[modelType]; ok && !c.has("qk_rope_head_dim") {
+		c.warn("head_dim", "missing", fmt.Sprintf("transformers' %s configuration uses its default %d", modelType, d))
+		return d, nil
 	}
 	h, err := c.integer("hidden_size")
 	if err != nil {
@@ -401,7 +423,10 @@ func (c hfConfig) headDim() (int, error) {
 		return 0, err
 	}
 	if h%heads != 0 {
-		return 0, validate.Err("hidden_size", h, fmt.Sprintf("must be a multiple of num_attention_heads (%d) when head_dim is absent", heads))
+		if h/heads == 0 {
+			return 0, validate.Err("hidden_size", h, fmt.Sprintf("must be at least num_attention_heads (%d)", heads))
+		}
+		c.warn("hidden_size", h, fmt.Sprintf("is not a multiple of num_attention_heads (%d); transformers rounds head_dim down to %d", heads, h/heads))
 	}
 	return h / heads, nil
 }
@@ -459,6 +484,16 @@ func (c hfConfig) layerTypes(modelType string, n int) ([]string, error) {
 		for i := range out {
 			out[i] = "linear_attention"
 			if (i+1)%interval == 0 {
+				out[i] = "full_attention"
+			}
+		}
+		return out, nil
+	}
+	if p, ok := fixedLayerPattern[modelType]; ok && !c.has("layer_types") {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = p.Other
+			if i%p.Period == p.FullAt {
 				out[i] = "full_attention"
 			}
 		}
@@ -612,7 +647,9 @@ func (c hfConfig) ropeSkipped(modelType, layerType string) bool {
 		// GraniteMoeHybridModel: rotary_emb only when
 		// position_embedding_type == "rope" (modeling_granitemoehybrid.py:1167).
 		return c.fields["position_embedding_type"] != "rope"
-	case "cohere2":
+	case "cohere2", "afmoe":
+		// AfmoeAttention, too, rotates only its local layers:
+		// if self.is_local_attention: apply_rotary_pos_emb (modeling_afmoe.py:359–361).
 		return layerType != "sliding_attention"
 	case "exaone4":
 		// Exaone4Attention: if self.sliding_window is None or

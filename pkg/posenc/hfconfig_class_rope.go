@@ -39,9 +39,6 @@ var classRopeParameters = map[string]string{
 	// configuration_cwm.py:87–95
 	"cwm": `{"rope_theta": 1000000.0, "factor": 16.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
 		"original_max_position_embeddings": 8192, "rope_type": "llama3"}`,
-	// configuration_higgs_audio_v2.py:105–113 (its Llama text model)
-	"higgs_audio_v2": `{"factor": 32.0, "rope_theta": 500000.0, "high_freq_factor": 0.5, "low_freq_factor": 0.125,
-		"original_max_position_embeddings": 1024, "rope_type": "llama3"}`,
 }
 
 // classRopeUnread are the model types whose configuration class builds its
@@ -53,7 +50,7 @@ var classRopeParameters = map[string]string{
 // that each is read as transformers reads it, split by layer kind
 // (splitRopeTheta), or listed here.
 var classRopeUnread = []string{
-	"bailing_hybrid", "beam", "cosmos3_edge_text", "diffusion_gemma_text", "dory", "dots3_note_text",
+	"beam", "cosmos3_edge_text", "diffusion_gemma_text", "dory", "dots3_note_text",
 	"embedding_gemma2_text", "ergo", "gemma4_text", "gemma4_unified_text", "hy_v4_vl_text", "laguna", "lfm3",
 	"mellum", "mimo_v2_flash", "mistral4", "mistral_large4_text", "modernbert", "modernbert-decoder",
 	"neomme", "step3p5", "t5gemma2_decoder", "t5gemma2_text", "ultrabert", "zaya", "cohere_compass_text",

@@ -1,8 +1,14 @@
 package posenc
 
 import (
+	"encoding/json"
+	"maps"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/posenc/course/pkg/posenc/modelconfigs"
 )
 
 // Line numbers below are those of transformers 5.25.0, the version the
@@ -160,5 +166,68 @@ func TestParseHFConfigDefaultTheta(t *testing.T) {
 		if got := m.Layers[0].RoPE.Base; got != c.want || len(m.Warnings) != 1 || !strings.HasPrefix(m.Warnings[0], "rope_theta = missing") {
 			t.Errorf("%s: base %v, warnings %q; want %v and one warning naming rope_theta", c.model, got, m.Warnings, c.want)
 		}
+	}
+}
+
+// TestGoldenClassRope: every model type whose configuration class in
+// transformers gives a config without rope_parameters a default of its own
+// (golden.json's class_rope_defaults, from scripts/golden/golden.py) is
+// read as transformers reads it — the class's fields without any RoPE
+// field give the same layers as with the rope_parameters the class ends up
+// with — or, for a default this reader does not reproduce, is an error
+// naming rope_parameters. Every table entry must be one of those classes.
+func TestGoldenClassRope(t *testing.T) {
+	data, err := modelconfigs.Golden()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g struct {
+		ClassRopeDefaults map[string]struct {
+			Config         map[string]any `json:"config"`
+			RopeParameters map[string]any `json:"rope_parameters"`
+		} `json:"class_rope_defaults"`
+	}
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.ClassRopeDefaults) < 20 {
+		t.Fatalf("%d class defaults in golden.json; want the 30-odd of transformers 5.25.0 (run make golden)", len(g.ClassRopeDefaults))
+	}
+	known := slices.Concat(slices.Collect(maps.Keys(classRopeParameters)), slices.Collect(maps.Keys(splitRopeTheta)), classRopeUnread, []string{"deepseek_v4"})
+	for _, mt := range known {
+		if _, ok := g.ClassRopeDefaults[mt]; !ok {
+			t.Errorf("%s: in the reader's tables but transformers' class has no default rope_parameters", mt)
+		}
+	}
+	for mt, e := range g.ClassRopeDefaults {
+		t.Run(mt, func(t *testing.T) {
+			if !slices.Contains(known, mt) {
+				t.Fatalf("transformers' %s class defaults rope_parameters to %v; the reader does not know it", mt, e.RopeParameters)
+			}
+			bare, _ := json.Marshal(e.Config)
+			got, err := ParseHFConfig(bare)
+			if slices.Contains(classRopeUnread, mt) {
+				if err == nil || !strings.HasPrefix(err.Error(), "posenc: rope_parameters ") {
+					t.Errorf("error %v; want one naming rope_parameters", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			withRope := maps.Clone(e.Config)
+			withRope["rope_parameters"] = e.RopeParameters
+			full, _ := json.Marshal(withRope)
+			want, err := ParseHFConfig(full)
+			if err != nil {
+				t.Fatalf("with transformers' rope_parameters: %v", err)
+			}
+			for i := range want.Layers {
+				w, g := want.Layers[i], got.Layers[i]
+				if !reflect.DeepEqual(w.RoPE, g.RoPE) || !reflect.DeepEqual(w.Temperature, g.Temperature) {
+					t.Errorf("layer %d: %+v, temperature %+v; with transformers' rope_parameters %+v, %+v", i, g.RoPE, g.Temperature, w.RoPE, w.Temperature)
+				}
+			}
+		})
 	}
 }

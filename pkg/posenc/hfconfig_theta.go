@@ -76,3 +76,24 @@ var classTheta = map[string]float64{
 	"smollm3":                 2e+06,
 	"solar_open":              1e+06,
 }
+
+// classHeadDim is the head_dim a configuration class of transformers
+// 5.25.0 declares as its default (a dataclass field head_dim: int = …), so
+// that a config without head_dim gets it rather than hidden_size //
+// num_attention_heads: Gemma's 256 where 3072 / 16 = 192, Qwen3's 128.
+// Generated from CONFIG_MAPPING with the golden venv's transformers (text
+// models; classes whose default is None derive it).
+var classHeadDim = map[string]int{
+	"afmoe": 128, "axk2": 64, "bailing_hybrid": 128, "beam": 128, "cohere2_moe": 128, "cosmos3_edge_text": 128, "cwm": 128, "deepseek_v32": 64, "deepseek_v4": 512, "diffusion_gemma_text": 256, "dory": 256, "dots3_note_text": 256, "embedding_gemma2_text": 256, "ernie4_5": 128, "flint": 128, "gemma": 256, "gemma2": 256, "gemma3_text": 256, "gemma3n_text": 256, "gemma4_text": 256, "gemma4_unified_text": 256, "glm": 128, "glm4": 128, "glm_moe_dsa": 64, "gpt_oss": 64, "helium": 128, "hrm_text": 128, "hy_v3": 128, "hy_v4": 256, "hy_v4_vl_text": 256, "inkling2_loop_text": 128, "inkling2_text": 128, "inkling_text": 128, "internlm3": 128, "iquestcoder": 128, "kolibri1": 128, "kolibri1_1": 128, "laguna": 128, "lara_mini": 128, "lfm3": 128, "llama4_text": 128, "longcat_flash": 64, "mamba2": 64, "mellum": 128, "mimo_v2_flash": 192, "minicpm5_moe": 128, "minimax_m2": 128, "minimax_m3_vl_text": 128, "ministral3": 128, "mistral_large4_text": 64, "molmo2_text": 128, "muse_glimmer_assistant": 128, "muse_glimmer_text": 128, "muse_spark_text": 64, "nemotron_h": 128, "neomme": 64, "openai_privacy_filter": 64, "paddleocr_vl_text": 128, "param2moe": 64, "qwen3": 128, "qwen3_5_moe_text": 256, "qwen3_5_text": 256, "qwen3_next": 256, "qwen3_vl_text": 128, "qwen4_exp_text": 256, "sarvam_moe": 64, "seed_oss": 128, "solar_open": 128, "step3p5": 128, "t5_gemma_module": 256, "t5gemma2_decoder": 256, "t5gemma2_text": 256, "vaultgemma": 256, "zaya": 128,
+}
+
+// divisibleHeads are the model types whose configuration class raises when
+// hidden_size is not a multiple of num_attention_heads, head_dim given or
+// not (validate_architecture, e.g. configuration_llama.py:95–99,
+// configuration_gemma2.py:103–107); every other class takes
+// hidden_size // num_attention_heads, rounded down, when head_dim is absent.
+var divisibleHeads = []string{
+	"arcee", "cosmos3_edge_text", "cwm", "deepseek_v2", "dots3_note_text", "exaone", "gemma2", "gemma3_text",
+	"gemma3n_text", "gpt_neox", "hrm_text", "hyperclovax", "internlm3", "iquestcoder", "jais2", "llama", "minicpm3",
+	"muse_glimmer_text", "muse_spark_text", "t5gemma", "t5gemma2_text", "t5gemma2_decoder", "vaultgemma",
+}

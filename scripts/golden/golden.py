@@ -32,7 +32,6 @@ MODELS = {
     "qwen3_5_text": ("qwen3_5", "Qwen3_5"),
     "deepseek_v3": ("deepseek_v3", "DeepseekV3"),
     "gpt_oss": ("gpt_oss", "GptOss"),
-    "phi3": ("phi3", "Phi3"),
     "smollm3": ("smollm3", "SmolLM3"),
     "olmo3": ("olmo3", "Olmo3"),
     "cohere2": ("cohere2", "Cohere2"),
@@ -53,6 +52,11 @@ MODELS = {
     "glm_moe_dsa": ("glm_moe_dsa", "GlmMoeDsa"),
     "deepseek_v4": ("deepseek_v4", "DeepseekV4"),
     "kimi_linear": ("kimi_linear", "KimiLinear"),
+    "gemma2": ("gemma2", "Gemma2"),
+    "phi3": ("phi3", "Phi3"),
+    "gpt_neox": ("gpt_neox", "GPTNeoX"),
+    "minimax_m2": ("minimax_m2", "MiniMaxM2"),
+    "qwen2_vl": ("qwen2_vl", "Qwen2VL"),
 }
 
 # The rotation function of DeepSeek Sparse Attention's lightning indexer:
@@ -334,6 +338,39 @@ RULES = {
     "falcon_h1_base_1e11": {
         "model_type": "falcon_h1", "num_hidden_layers": 2, "hidden_size": 1024, "num_attention_heads": 8,
         "head_dim": 64, "max_position_embeddings": 131072, "rope_theta": 100000000000.0},
+    # Class-default rope_parameters when a config has none: gpt-oss's YaRN
+    # (taking the config's rope_theta), Ministral 3's YaRN with its own
+    # base and llama_4_scaling_beta (the config's rope_theta is not used).
+    "gpt_oss_without_rope_parameters": {
+        "model_type": "gpt_oss", "num_hidden_layers": 2, "hidden_size": 2880, "num_attention_heads": 64,
+        "head_dim": 64, "max_position_embeddings": 131072, "rope_theta": 150000.0, "sliding_window": 128,
+        "layer_types": ["sliding_attention", "full_attention"]},
+    "ministral3_without_rope_parameters": {
+        "model_type": "ministral3", "num_hidden_layers": 2, "hidden_size": 4096, "num_attention_heads": 32,
+        "head_dim": 128, "max_position_embeddings": 262144, "rope_theta": 10000.0},
+    # Gemma 3 and OLMo 3 in the older fields: rope_scaling goes to the
+    # full-attention layers only; Gemma 3's sliding layers take
+    # rope_local_base_freq (default 1e4), OLMo 3's always its default base.
+    "gemma3_older_fields_linear": {
+        "model_type": "gemma3_text", "num_hidden_layers": 6, "hidden_size": 2560, "num_attention_heads": 8,
+        "head_dim": 256, "max_position_embeddings": 131072, "rope_theta": 1000000.0, "sliding_window": 1024,
+        "rope_scaling": {"factor": 8.0, "rope_type": "linear"}},
+    "gemma3_without_rope_fields": {
+        "model_type": "gemma3_text", "num_hidden_layers": 6, "hidden_size": 2560, "num_attention_heads": 8,
+        "head_dim": 256, "max_position_embeddings": 131072, "sliding_window": 1024},
+    "olmo3_rope_scaling_full_only": {
+        "model_type": "olmo3", "num_hidden_layers": 4, "hidden_size": 4096, "num_attention_heads": 32,
+        "max_position_embeddings": 65536, "rope_theta": 500000.0, "sliding_window": 4096,
+        "rope_scaling": {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 8192,
+                         "attention_factor": 1.2079441541679836, "beta_fast": 32, "beta_slow": 1}},
+    "olmo3_other_rope_theta": {
+        "model_type": "olmo3", "num_hidden_layers": 4, "hidden_size": 4096, "num_attention_heads": 32,
+        "max_position_embeddings": 65536, "rope_theta": 10000.0, "sliding_window": 4096},
+    # Gemma 2 without layer_types: every other layer slides, from layer 0.
+    "gemma2_alternating": {
+        "model_type": "gemma2", "num_hidden_layers": 4, "hidden_size": 2304, "num_attention_heads": 8,
+        "head_dim": 256, "max_position_embeddings": 8192, "rope_theta": 10000.0, "sliding_window": 4096,
+        "query_pre_attn_scalar": 256, "attn_logit_softcapping": 50.0, "final_logit_softcapping": 30.0},
     "deepseek_v2_lite_layout": {
         "model_type": "deepseek_v2", "num_hidden_layers": 2, "hidden_size": 2048, "num_attention_heads": 16,
         "max_position_embeddings": 163840, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "kv_lora_rank": 512,
@@ -342,6 +379,46 @@ RULES = {
         "rope_theta": 10000, "rope_scaling": {"type": "yarn", "factor": 40, "original_max_position_embeddings": 4096,
                                               "beta_fast": 32, "beta_slow": 1, "mscale": 0.707, "mscale_all_dim": 0.707}},
 }
+
+
+# The fields of a config that the class-default check keeps from cls().
+CLASS_KEYS = [
+    "num_hidden_layers", "hidden_size", "num_attention_heads", "head_dim", "max_position_embeddings",
+    "layer_types", "sliding_window", "qk_rope_head_dim", "qk_nope_head_dim", "no_rope_layers",
+]
+
+
+def class_rope_defaults():
+    """Every model type of transformers whose configuration class gives a
+    config without rope_parameters a default other than the plain RoPE
+    (a rope_type, a key beyond rope_theta and partial_rotary_factor, or one
+    dictionary per layer type): the class's own fields that bear on
+    positions (config, without any RoPE field) and the rope_parameters it
+    ends up with. Vision and audio encoders (axial RoPE) are left out."""
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+    from transformers.modeling_rope_utils import RotaryEmbeddingConfigMixin
+    out = {}
+    for model_type in sorted(CONFIG_MAPPING.keys()):
+        if any(w in model_type for w in ("vision", "audio", "video", "encoder")):
+            continue
+        try:
+            cls = CONFIG_MAPPING[model_type]
+            if not issubclass(cls, RotaryEmbeddingConfigMixin):
+                continue
+            cfg = cls()
+        except Exception:  # noqa: BLE001 - a class that needs arguments has no plain default
+            continue
+        rp = getattr(cfg, "rope_parameters", None)
+        if not isinstance(rp, dict) or rp.get("rope_type") == "axial":
+            continue
+        extra = set(rp) - {"rope_type", "rope_theta", "partial_rotary_factor"}
+        if not extra and rp.get("rope_type") == "default":
+            continue
+        d = cfg.to_dict()  # per-layer attributes (Gemma 4's head_dim) as the class serialises them
+        fields = {k: d[k] for k in CLASS_KEYS if d.get(k) is not None}
+        fields["model_type"] = model_type
+        out[model_type] = {"config": fields, "rope_parameters": rp}
+    return out
 
 
 def main(fixtures, out):
@@ -362,6 +439,7 @@ def main(fixtures, out):
     rules = {name: {"config": cfg, **golden_fields(cfg)} for name, cfg in RULES.items()}
     doc = {
         "designs": designs,
+        "class_rope_defaults": class_rope_defaults(),
         "full": full,
         "rules": rules,
         "disagreements": disagreements(),
