@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/posenc/course/pkg/posenc"
@@ -33,6 +34,8 @@ type goldenModel struct {
 		// IndexerLayout that of DeepSeek Sparse Attention's indexer.
 		Layout        string `json:"layout"`
 		IndexerLayout string `json:"indexer_layout"`
+		// MRoPESection is the mrope_section of a multimodal text model.
+		MRoPESection []int `json:"mrope_section"`
 	} `json:"rope"`
 	Layers []struct {
 		Type           string  `json:"type"`
@@ -244,6 +247,9 @@ func compareGolden(t *testing.T, name string, cfg []byte, golden map[string]gold
 		layoutName := map[posenc.Layout]string{posenc.Interleaved: "interleaved", posenc.Halves: "halves"}
 		if layout := layoutName[r.Layout]; layout != wr.Layout {
 			t.Errorf("%s layer %d (%s): pair layout %s; HF's rotation pairs coordinates as %q", name, i, l.Type, layout, wr.Layout)
+		}
+		if !slices.Equal(l.MRoPESection, wr.MRoPESection) {
+			t.Errorf("%s layer %d: mrope_section %v; HF %v", name, i, l.MRoPESection, wr.MRoPESection)
 		}
 		if wl.Indexer != nil && *wl.Indexer != (l.Indexer != nil) {
 			t.Errorf("%s layer %d: indexer %v; HF runs one: %v", name, i, l.Indexer != nil, *wl.Indexer)

@@ -77,6 +77,15 @@ type LayerPositions struct {
 	// whatever the positions, so a head can attend to nothing). The
 	// values are weights; the config says only that the model has them.
 	Sinks bool
+	// MRoPESection, for a multimodal model's text layers (Qwen2-VL,
+	// Qwen2.5-VL, Qwen3-VL, GLM-4V, …), is the rope dictionary's
+	// mrope_section: how many of the rotary pairs follow the temporal,
+	// height and width position ids, in that order (MRoPEAxes); nil
+	// otherwise. For text alone the three ids are equal and the rotation
+	// is the layer's RoPE. MRoPEInterleaved is mrope_interleaved (Qwen3-VL:
+	// the axes cycle pair by pair instead of lying in blocks).
+	MRoPESection     []int
+	MRoPEInterleaved bool
 	// Temperature, when set, scales the queries of this layer with the
 	// position (Llama 4's attn_temperature_tuning on its NoPE layers).
 	Temperature *AttentionTemperature
@@ -196,7 +205,12 @@ var knownTopLevel = []string{
 	"layers_block_type", "hybrid_override_pattern", "position_embedding_type",
 	"indexer_types", "index_topk_pattern", "index_topk_freq", "index_skip_topk_offset",
 	"compress_rope_theta", "compress_ratios", "linear_attn_config", "global_attn_every_n_layers",
+	"rotary_emb_base", "rotary_dim",
 }
+
+// fieldOf are the top-level fields that one model type's class reads and
+// others do not: in another model type's config they are an error.
+var fieldOf = map[string]string{"rotary_emb_base": "gpt_neox", "rotary_dim": "minimax_m2"}
 
 // ignoredPositionFields are fields whose names sound like positions but
 // that transformers' code for the model types that ship them does not read
@@ -204,7 +218,17 @@ var knownTopLevel = []string{
 // model has no multimodal RoPE; Qwen2-VL's is a separate model type), and
 // gpt-oss's initial_context_length (its rope_scaling holds the same length
 // as original_max_position_embeddings).
-var ignoredPositionFields = []string{"use_mrope", "initial_context_length"}
+//
+// Also fields of transformers' own serialisation and of parts of a model
+// that are not its attention's positions: chunk_size_feed_forward (every
+// PreTrainedConfig's feed-forward chunking), mlp_layer_types (dense or MoE
+// per layer), mtp_layer_types and mtp_mlp_layer_types (the
+// multi-token-prediction layers outside the stack), chunk_size and
+// mamba_chunk_size (the Mamba-2 scan's chunk), and Gemma 3's private
+// _sliding_window_pattern (its class reads sliding_window_pattern only,
+// configuration_gemma3.py:105).
+var ignoredPositionFields = []string{"use_mrope", "initial_context_length", "chunk_size_feed_forward",
+	"mlp_layer_types", "mtp_layer_types", "mtp_mlp_layer_types", "chunk_size", "mamba_chunk_size", "_sliding_window_pattern"}
 
 // positionWords mark a top-level field as being about positions: such a
 // field that ParseHFConfig does not know is an error, not ignored.
@@ -296,6 +320,11 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	if err := c.aliasLayerTypes(m.ModelType); err != nil {
 		return nil, err
 	}
+	for f, owner := range fieldOf {
+		if c.has(f) && m.ModelType != owner {
+			return nil, validate.Err(f, c.fields[f], "is a position field of "+owner+" only; transformers' "+m.ModelType+" configuration does not read it")
+		}
+	}
 	n, err := c.integer("num_hidden_layers")
 	if err != nil {
 		return nil, err
@@ -355,6 +384,10 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	if err != nil {
 		return nil, err
 	}
+	section, sectionInterleaved, err := c.mropeSection(m, ropes)
+	if err != nil {
+		return nil, err
+	}
 	m.TrainedLen = m.MaxPositions
 	m.Layers = make([]LayerPositions, n)
 	for i, t := range types {
@@ -381,10 +414,56 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 			return nil, err
 		}
 		l.Sinks = sinkModels[m.ModelType] && attends(t)
+		if l.RoPE != nil {
+			l.MRoPESection, l.MRoPEInterleaved = section, sectionInterleaved
+		}
 		m.Layers[i] = l
 	}
 	return m, nil
 }
+
+// mropeSection reads mrope_section (and mrope_interleaved) from the flat
+// rope dictionary of a multimodal text model (mropeKeys): integers that
+// sum to the rotated pairs of its layers, as MRoPEAxes checks.
+func (c hfConfig) mropeSection(m *ModelPositions, ropes map[string]*RoPE) ([]int, bool, error) {
+	keys := mropeKeys[strings.TrimSuffix(m.ModelType, "_text")]
+	for _, key := range []string{"rope_parameters", "rope_scaling"} {
+		d, ok := c.fields[key].(map[string]any)
+		if !ok || keys == nil {
+			continue
+		}
+		v, ok := d["mrope_section"]
+		if !ok || v == nil {
+			return nil, false, nil
+		}
+		list, ok := v.([]any)
+		if !ok {
+			return nil, false, validate.Err(key+".mrope_section", v, "must be a list of integers")
+		}
+		sec := make([]int, len(list))
+		sum := 0
+		for i, x := range list {
+			n, err := jsonInt(fmt.Sprintf("%s.mrope_section[%d]", key, i), x)
+			if err != nil {
+				return nil, false, err
+			}
+			sec[i], sum = n, sum+n
+		}
+		for _, r := range ropes {
+			if r != nil && sum != r.Rot()/2 {
+				return nil, false, validate.Err(key+".mrope_section", shownInts(sec), fmt.Sprintf("must sum to the rotated pairs (%d)", r.Rot()/2))
+			}
+		}
+		il := false
+		if b, ok := d["mrope_interleaved"].(bool); ok {
+			il = b
+		}
+		return sec, il, nil
+	}
+	return nil, false, nil
+}
+
+func shownInts(v []int) string { return strings.Trim(fmt.Sprint(v), "[]") }
 
 // headDim is head_dim, else the configuration class's default
 // (classHeadDim), else hidden_size // num_attention_heads rounded down as

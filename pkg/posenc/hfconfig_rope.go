@@ -23,6 +23,18 @@ var ropeKeys = map[string][]string{
 	"proportional": {"factor"},
 }
 
+// mropeKeys are the keys of a flat rope dictionary that a multimodal
+// model's text configuration reads for its multimodal RoPE
+// (ignore_keys_at_rope_validation of Qwen2VLTextConfig, Qwen3VLTextConfig,
+// Glm4vTextConfig, …), by model type without a "_text" suffix.
+var mropeKeys = map[string][]string{
+	"qwen2_vl": {"mrope_section"}, "qwen2_5_vl": {"mrope_section"}, "qwen2_5_omni": {"mrope_section"},
+	"qwen3_vl": {"mrope_section", "mrope_interleaved"}, "qwen3_vl_moe": {"mrope_section", "mrope_interleaved"},
+	"qwen3_5": {"mrope_section", "mrope_interleaved"}, "qwen3_5_moe": {"mrope_section", "mrope_interleaved"},
+	"qwen3_omni_moe": {"mrope_section", "mrope_interleaved", "interleaved"},
+	"glm4v":          {"mrope_section"}, "glm4v_moe": {"mrope_section"}, "ernie4_5_vl_moe": {"mrope_section"},
+}
+
 // defaultPartialRotary is the partial_rotary_factor a configuration class
 // gives its model when the config has none (transformers 5.25.0:
 // kwargs.setdefault("partial_rotary_factor", …) in its __post_init__, e.g.
@@ -175,6 +187,18 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 			typ = s
 		}
 	}
+	if (typ == "su" || typ == "yarn") && (m.ModelType == "phi3" || m.ModelType == "phi4_multimodal") {
+		// Phi3Config: "For backward compatibility if previous version
+		// used "su" or "yarn"": rope_type = "longrope"
+		// (configuration_phi3.py:99–102).
+		c.warn(field("rope_type"), typ, "transformers' phi3 configuration reads it as longrope")
+		typ = "longrope"
+	}
+	if typ == "mrope" && strings.HasPrefix(m.ModelType, "qwen2") && strings.Contains(m.ModelType, "_vl") {
+		// Qwen2VLTextConfig: rope_type "mrope" becomes "default", its
+		// mrope_section read by the model (configuration_qwen2_vl.py:130–131).
+		typ = "default"
+	}
 	allowed, ok := ropeKeys[typ]
 	if !ok {
 		names := make([]string, 0, len(ropeKeys))
@@ -187,6 +211,9 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 	for k, v := range d {
 		if k == "rope_type" || k == "type" || k == "rope_theta" || k == "partial_rotary_factor" || slices.Contains(allowed, k) {
 			continue
+		}
+		if slices.Contains(mropeKeys[strings.TrimSuffix(m.ModelType, "_text")], k) {
+			continue // read by mropeSection
 		}
 		if k == "llama_4_scaling_beta" || (k == "max_position_embeddings" && m.ModelType == "ministral3") {
 			// Read by llama4Scaling; Ministral3Config's
@@ -222,6 +249,20 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 	if _, ok := get("rope_theta"); ok {
 		thetaField = field("rope_theta")
 		base, err = num("rope_theta")
+	} else if m.ModelType == "gpt_neox" {
+		// GPTNeoXConfig: rope_theta = kwargs.pop("rotary_emb_base",
+		// default_theta); a top-level rope_theta is not read
+		// (configuration_gpt_neox.py:97).
+		base = 10000
+		if c.has("rotary_emb_base") {
+			thetaField = "rotary_emb_base"
+			base, err = c.float("rotary_emb_base")
+		} else {
+			c.warn("rotary_emb_base", "missing", "transformers' gpt_neox configuration uses 10000")
+		}
+		if c.has("rope_theta") {
+			c.warn("rope_theta", c.fields["rope_theta"], "transformers' gpt_neox configuration reads rotary_emb_base instead; ignored")
+		}
 	} else if c.has("rope_theta") {
 		base, err = c.float("rope_theta")
 	} else if t, ok := defaultTheta(m.ModelType); ok {
@@ -245,6 +286,14 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 		prf, err = num("partial_rotary_factor")
 	} else if c.has("partial_rotary_factor") {
 		prf, err = c.float("partial_rotary_factor")
+	} else if m.ModelType == "minimax_m2" && c.has("rotary_dim") {
+		// MiniMaxM2Config: partial_rotary_factor = rotary_dim / head_dim
+		// (configuration_minimax_m2.py:95–100).
+		prfField = "rotary_dim"
+		var rd int
+		if rd, err = c.integer("rotary_dim"); err == nil {
+			prf = float64(rd) / float64(m.HeadDim)
+		}
 	} else if m.ModelType == "gpt_neox" && c.has("rotary_pct") {
 		// GPTNeoXConfig: rope_parameters.setdefault("partial_rotary_factor",
 		// kwargs.pop("rotary_pct", 0.25)).
@@ -280,6 +329,15 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 		rot := int(float64(headDim) * prf)
 		if rot < 2 {
 			return nil, validate.Err(prfField, prf, fmt.Sprintf("must leave at least one pair to rotate (head_dim %d × factor = %d dimensions)", headDim, rot))
+		}
+		if rot%2 != 0 {
+			// inv_freq = 1 / base ** (arange(0, rot, 2) / rot) holds
+			// (rot+1)/2 frequencies with exponent denominator rot, and
+			// the cos/sin of width rot+1 rotate rot+1 dimensions
+			// (modeling_rope_utils.py:181–185; q[..., :cos.shape[-1]] in
+			// the partial-rotary models): not a RoPE of this library,
+			// whose rotary width is its exponent denominator.
+			return nil, validate.Err(prfField, prf, fmt.Sprintf("gives an odd rotary width (head_dim %d × factor = %d): transformers rotates %d dimensions with exponents 2i/%d, which this reader does not model", headDim, rot, rot+1, rot))
 		}
 		if rot != headDim {
 			r = r.WithRotaryDim(rot)

@@ -98,7 +98,7 @@ var fixedLayerPattern = map[string]struct {
 }{
 	"gemma2": {2, 1, "sliding_attention"}, "gpt_oss": {2, 1, "sliding_attention"},
 	"olmo3": {4, 3, "sliding_attention"},
-	"cwm":    {4, 0, "sliding_attention"}, "granite_swa": {4, 0, "sliding_attention"}, "granitemoe_swa": {4, 0, "sliding_attention"},
+	"cwm":   {4, 0, "sliding_attention"}, "granite_swa": {4, 0, "sliding_attention"}, "granitemoe_swa": {4, 0, "sliding_attention"},
 	"minimax": {2, 0, "linear_attention"},
 }
 

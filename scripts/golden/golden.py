@@ -68,7 +68,7 @@ INDEXER_ROTATION = {"deepseek_v32": "apply_rotary_pos_emb", "glm_moe_dsa": "appl
 # Rotary-embedding classes whose name does not follow the prefix.
 ROTARY = {"qwen3_5_text": "Qwen3_5TextRotaryEmbedding", "gemma3_text": "Gemma3RotaryEmbedding"}
 # Decoder-layer classes whose name does not follow the prefix.
-DECODER = {"nemotron_h": "NemotronHBlock", "llama4_text": "Llama4TextDecoderLayer", "qwen3_5_text": "Qwen3_5DecoderLayer", "gemma4_text": "Gemma4TextDecoderLayer"}
+DECODER = {"gpt_neox": "GPTNeoXLayer", "nemotron_h": "NemotronHBlock", "llama4_text": "Llama4TextDecoderLayer", "qwen3_5_text": "Qwen3_5DecoderLayer", "gemma4_text": "Gemma4TextDecoderLayer"}
 
 
 def floats(t):
@@ -157,6 +157,8 @@ def golden_fields(fields):
     fields = dict(fields)
     model_type = fields.pop("model_type")
     config = AutoConfig.for_model(model_type, **fields)
+    if model_type == "qwen2_vl":  # a flat Qwen2-VL config: its text model's configuration
+        config = config.text_config
     module_name, prefix = MODELS[model_type]
     mod = importlib.import_module(f"transformers.models.{module_name}.modeling_{module_name}")
     # Nemotron-H has no rotary embedding module at all.
@@ -170,7 +172,7 @@ def golden_fields(fields):
         layer_type = declared[i] if declared else "full_attention"
         with torch.device("meta"):
             layer = decoder(config, i)
-        attn = getattr(layer, "self_attn", None)
+        attn = getattr(layer, "self_attn", None) or getattr(layer, "attention", None)  # GPTNeoXLayer.attention
         entry = {"rope": uses_rope(model_type, config, attn)}
         if getattr(attn, "sinks", None) is not None:  # learned sink logits (gpt-oss, DeepSeek-V4)
             entry["sinks"] = True
@@ -221,6 +223,9 @@ def golden_fields(fields):
             inv = getattr(rotary, f"{key}_inv_freq") if key else rotary.inv_freq
             scaling = getattr(rotary, f"{key}_attention_scaling") if key else rotary.attention_scaling
             rope = {"inv_freq": floats(inv), "attention_scaling": float(scaling)}
+            rp = getattr(config, "rope_parameters", None) or {}
+            if isinstance(rp, dict) and rp.get("mrope_section") is not None:
+                rope["mrope_section"] = list(rp["mrope_section"])
             if model_type in INDEXER_ROTATION:
                 rope["indexer_layout"] = pair_layout(model_type, config, mod, rotary, layer_type,
                                                      INDEXER_ROTATION[model_type])
@@ -371,6 +376,27 @@ RULES = {
         "model_type": "gemma2", "num_hidden_layers": 4, "hidden_size": 2304, "num_attention_heads": 8,
         "head_dim": 256, "max_position_embeddings": 8192, "rope_theta": 10000.0, "sliding_window": 4096,
         "query_pre_attn_scalar": 256, "attn_logit_softcapping": 50.0, "final_logit_softcapping": 30.0},
+    # Phi-3's older rope_scaling type "su" (and "yarn"), read as longrope.
+    "phi3_su_is_longrope": {
+        "model_type": "phi3", "num_hidden_layers": 1, "hidden_size": 3072, "num_attention_heads": 32,
+        "max_position_embeddings": 131072, "original_max_position_embeddings": 4096, "rope_theta": 10000.0,
+        "sliding_window": 262144,
+        "rope_scaling": {"type": "su", "short_factor": [1.0 + i / 100 for i in range(48)],
+                         "long_factor": [1.0 + i for i in range(48)]}},
+    # GPT-NeoX's base is rotary_emb_base (rope_theta is not read), a quarter rotating.
+    "gpt_neox_rotary_emb_base": {
+        "model_type": "gpt_neox", "num_hidden_layers": 1, "hidden_size": 2048, "num_attention_heads": 16,
+        "max_position_embeddings": 2048, "rotary_emb_base": 10000, "rotary_pct": 0.25},
+    # MiniMax-M2's rotary_dim, as partial_rotary_factor = rotary_dim / head_dim.
+    "minimax_m2_rotary_dim": {
+        "model_type": "minimax_m2", "num_hidden_layers": 1, "hidden_size": 3072, "num_attention_heads": 48,
+        "head_dim": 128, "max_position_embeddings": 196608, "rope_theta": 5000000, "rotary_dim": 64},
+    # Qwen2-VL's text layers: rope_scaling type "mrope" is the default RoPE
+    # with its mrope_section.
+    "qwen2_vl_mrope": {
+        "model_type": "qwen2_vl", "num_hidden_layers": 1, "hidden_size": 1536, "num_attention_heads": 12,
+        "max_position_embeddings": 32768, "rope_theta": 1000000.0,
+        "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}},
     "deepseek_v2_lite_layout": {
         "model_type": "deepseek_v2", "num_hidden_layers": 2, "hidden_size": 2048, "num_attention_heads": 16,
         "max_position_embeddings": 163840, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "kv_lora_rank": 512,
