@@ -231,3 +231,51 @@ func TestGoldenClassRope(t *testing.T) {
 		})
 	}
 }
+
+// TestParseHFConfigHeadDim: head_dim as transformers derives it (5.25.0):
+// a class's own default (GemmaConfig's head_dim: int = 256, not
+// 3072 / 16), hidden_size // num_attention_heads rounded down where the
+// class allows it (modeling_rope_utils.py:180), and an error where the
+// class's validate_architecture raises (configuration_llama.py:95–99).
+func TestParseHFConfigHeadDim(t *testing.T) {
+	const rest = `"num_hidden_layers": 1, "max_position_embeddings": 4096, "rope_theta": 1e4`
+	m := mustParse(t, `{"model_type": "gemma", "hidden_size": 3072, "num_attention_heads": 16, `+rest+`}`)
+	if m.HeadDim != 256 || len(m.Warnings) != 1 || !strings.HasPrefix(m.Warnings[0], "head_dim = missing") {
+		t.Errorf("gemma: head_dim %d, warnings %q; want 256 and a warning naming head_dim", m.HeadDim, m.Warnings)
+	}
+	// Glm4MoeConfig()'s own 4096 / 96: transformers rounds to 42.
+	m = mustParse(t, `{"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 96, `+rest+`}`)
+	if m.HeadDim != 42 || len(m.Warnings) != 1 || !strings.HasPrefix(m.Warnings[0], "hidden_size = 4096") {
+		t.Errorf("mistral 4096/96: head_dim %d, warnings %q; want 42 and a warning naming hidden_size", m.HeadDim, m.Warnings)
+	}
+	wantFieldError(t, `{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 96, "head_dim": 128, `+rest+`}`, "hidden_size", "4096")
+}
+
+// TestParseHFConfigOutsideModel: what transformers computes but this
+// library does not model is an error naming the field, not a guess.
+func TestParseHFConfigOutsideModel(t *testing.T) {
+	const base = `"num_hidden_layers": 1, "head_dim": 80, "max_position_embeddings": 4096, "rope_theta": 1e4`
+	// 80 × 0.35 = 28 is even; 80 × 0.3625 = 29 is odd: transformers' 15
+	// frequencies with exponent 2i/29 over 30 dimensions.
+	mustParse(t, `{"model_type": "phi", `+base+`, "partial_rotary_factor": 0.35}`)
+	wantFieldError(t, `{"model_type": "phi", `+base+`, "partial_rotary_factor": 0.3625}`, "partial_rotary_factor", "0.3625")
+	// rotary_dim is MiniMax-M2's field (configuration_minimax_m2.py:97);
+	// GPT-J's class maps it elsewhere, and llama's does not read it.
+	wantFieldError(t, `{"model_type": "llama", `+base+`, "rotary_dim": 64}`, "rotary_dim", "64")
+	// A class default the reader does not reproduce.
+	wantFieldError(t, `{"model_type": "mistral4", "num_hidden_layers": 1, "hidden_size": 1024, "num_attention_heads": 8,
+		"max_position_embeddings": 4096, "qk_rope_head_dim": 64, "qk_nope_head_dim": 64}`, "rope_parameters", "missing")
+}
+
+// TestParseHFConfigIgnoredSerialisation: fields that name positions or
+// chunks but have no bearing on attention positions are ignored, not an
+// error: chunk_size_feed_forward (PreTrainedConfig), mlp_layer_types,
+// mtp_layer_types, the Mamba-2 scan's chunk_size.
+func TestParseHFConfigIgnoredSerialisation(t *testing.T) {
+	m := mustParse(t, `{"model_type": "llama", "num_hidden_layers": 2, "head_dim": 64, "max_position_embeddings": 4096, "rope_theta": 1e4,
+		"chunk_size_feed_forward": 0, "mlp_layer_types": ["dense", "sparse"], "mtp_layer_types": ["full_attention"], "chunk_size": 256}`)
+	want := []string{"chunk_size", "chunk_size_feed_forward", "mlp_layer_types", "mtp_layer_types"}
+	if !slices.Equal(m.Ignored, want) {
+		t.Errorf("ignored %q; want %q", m.Ignored, want)
+	}
+}
