@@ -234,9 +234,17 @@ var ignoredPositionFields = []string{"use_mrope", "initial_context_length", "chu
 // field that ParseHFConfig does not know is an error, not ignored.
 var positionWords = []string{"rope", "rotary", "position", "theta", "window", "chunk", "layer_types", "mscale", "attn_temperature"}
 
+// ignoredFieldsOf are position-sounding fields that one model type's
+// published configs carry and its class does not read: Gemma 2's
+// sliding_window_size (its released config.json holds it beside
+// sliding_window; Gemma2Config and Gemma2Attention read sliding_window
+// only), which MiMo-V2-Flash's and Inkling's classes do read.
+var ignoredFieldsOf = map[string][]string{"gemma2": {"sliding_window_size"}}
+
 func (c hfConfig) checkFields() error {
+	modelType, _ := c.fields["model_type"].(string)
 	for k, v := range c.fields {
-		if slices.Contains(knownTopLevel, k) || slices.Contains(ignoredPositionFields, k) {
+		if slices.Contains(knownTopLevel, k) || slices.Contains(ignoredPositionFields, k) || slices.Contains(ignoredFieldsOf[modelType], k) {
 			continue
 		}
 		for _, w := range positionWords {
