@@ -205,12 +205,22 @@ var knownTopLevel = []string{
 	"layers_block_type", "hybrid_override_pattern", "position_embedding_type",
 	"indexer_types", "index_topk_pattern", "index_topk_freq", "index_skip_topk_offset",
 	"compress_rope_theta", "compress_ratios", "linear_attn_config", "global_attn_every_n_layers",
-	"rotary_emb_base", "rotary_dim",
+	"rotary_emb_base", "rotary_dim", "per_layer_config", "attn_layer_indices", "kv_channels",
+	"prefix_dense_sliding_window_pattern",
+}
+
+// unmodelled are model types whose positions transformers computes in a
+// way this reader does not model; their configs are an error, not a guess
+// (found by TestGoldenClassConfigs).
+var unmodelled = map[string]string{
+	"ernie4_5_vl_moe": "its 3-D rotary embedding allots the frequencies to the axes in its own order",
+	"dory":            "its layers run in recurrent loops, more layers than num_hidden_layers",
 }
 
 // fieldOf are the top-level fields that one model type's class reads and
 // others do not: in another model type's config they are an error.
-var fieldOf = map[string]string{"rotary_emb_base": "gpt_neox", "rotary_dim": "minimax_m2"}
+var fieldOf = map[string][]string{"rotary_emb_base": {"gpt_neox"}, "rotary_dim": {"minimax_m2", "minimax_m3_vl_text"},
+	"attn_layer_indices": {"bamba"}, "kv_channels": {"jetmoe"}, "prefix_dense_sliding_window_pattern": {"cohere2_moe"}}
 
 // ignoredPositionFields are fields whose names sound like positions but
 // that transformers' code for the model types that ship them does not read
@@ -328,10 +338,21 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	if err := c.aliasLayerTypes(m.ModelType); err != nil {
 		return nil, err
 	}
-	for f, owner := range fieldOf {
-		if c.has(f) && m.ModelType != owner {
-			return nil, validate.Err(f, c.fields[f], "is a position field of "+owner+" only; transformers' "+m.ModelType+" configuration does not read it")
+	if why, ok := unmodelled[strings.TrimSuffix(m.ModelType, "_text")]; ok {
+		return nil, validate.Err("model_type", m.ModelType, "is outside this reader's model: "+why)
+	}
+	for f, owners := range fieldOf {
+		if c.has(f) && !slices.Contains(owners, m.ModelType) {
+			return nil, validate.Err(f, c.fields[f], "is a position field of "+strings.Join(owners, ", ")+" only; transformers' "+m.ModelType+" configuration does not read it")
 		}
+	}
+	if m.ModelType == "jetmoe" && c.has("kv_channels") && !c.has("head_dim") {
+		// JetMoeConfig.attribute_map = {"head_dim": "kv_channels"}
+		// (configuration_jetmoe.py:47).
+		c.fields["head_dim"] = c.fields["kv_channels"]
+	}
+	if err := c.perLayerConfig(m); err != nil {
+		return nil, err
 	}
 	n, err := c.integer("num_hidden_layers")
 	if err != nil {
@@ -571,6 +592,27 @@ func (c hfConfig) layerTypes(modelType string, n int) ([]string, error) {
 		for i := range out {
 			out[i] = "linear_attention"
 			if (i+1)%interval == 0 {
+				out[i] = "full_attention"
+			}
+		}
+		return out, nil
+	}
+	if modelType == "bamba" && !c.has("layer_types") {
+		// BambaConfig.layers_block_type: full attention on the layers of
+		// attn_layer_indices, Mamba-2 on the others
+		// (configuration_bamba.py:105–108).
+		out := slices.Repeat([]string{"linear_attention"}, n)
+		if c.has("attn_layer_indices") {
+			list, ok := c.fields["attn_layer_indices"].([]any)
+			if !ok {
+				return nil, validate.Err("attn_layer_indices", c.fields["attn_layer_indices"], "must be a list of layer indices")
+			}
+			for j, v := range list {
+				num, _ := v.(json.Number)
+				i, err := num.Int64()
+				if err != nil || i < 0 || int(i) >= n {
+					return nil, validate.Err(fmt.Sprintf("attn_layer_indices[%d]", j), v, fmt.Sprintf("must be a layer index in [0, %d)", n))
+				}
 				out[i] = "full_attention"
 			}
 		}

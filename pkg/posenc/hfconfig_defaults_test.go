@@ -279,3 +279,28 @@ func TestParseHFConfigIgnoredSerialisation(t *testing.T) {
 		t.Errorf("ignored %q; want %q", m.Ignored, want)
 	}
 }
+
+// TestParseHFConfigGemma4Head: a Gemma 4 full-attention layer's head size
+// from global_head_dim, from per_layer_config (how transformers v5 writes
+// it back, configuration_gemma4.py:205–218), or the class's 512 with a
+// warning; a nested rope entry for a layer type the config does not use is
+// kept unused, with a warning, as transformers keeps it.
+func TestParseHFConfigGemma4Head(t *testing.T) {
+	const head = `{"model_type": "gemma4_text", "num_hidden_layers": 2, "head_dim": 256, "max_position_embeddings": 4096,
+		"layer_types": ["full_attention", "full_attention"],
+		"rope_parameters": {"sliding_attention": {"rope_theta": 1e4}, "full_attention": {"rope_type": "proportional", "partial_rotary_factor": 0.25, "rope_theta": 1e6}}`
+	for _, c := range []struct {
+		extra string
+		want  int
+		warns int
+	}{
+		{`, "global_head_dim": 384`, 384, 1},
+		{`, "per_layer_config": {"00": {"head_dim": 512}, "01": {"head_dim": 512}}`, 512, 1},
+		{``, 512, 2},
+	} {
+		m := mustParse(t, head+c.extra+`}`)
+		if got := m.Layers[1].RoPE.HeadDim; got != c.want || len(m.Warnings) != c.warns {
+			t.Errorf("%s: head %d, warnings %q; want %d and %d warnings", c.extra, got, m.Warnings, c.want, c.warns)
+		}
+	}
+}

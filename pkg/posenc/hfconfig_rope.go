@@ -75,7 +75,10 @@ func (c hfConfig) ropeByType(types []string, m *ModelPositions) (map[string]*RoP
 	case nested:
 		for k, v := range dict {
 			if !slices.Contains(present, k) {
-				return nil, validate.Err(key+"."+k, v, "names a layer type that layer_types does not use")
+				// transformers keeps the entry unused
+				// (standardize_rope_params fills in every nested key).
+				c.warn(key+"."+k, "an entry", "names a layer type that layer_types does not use; transformers keeps it unused")
+				continue
 			}
 			if v == nil {
 				out[k] = nil
@@ -310,10 +313,10 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 	}
 
 	headDim := m.HeadDim
-	if m.ModelType == "gemma4_text" && layerType == "full_attention" {
+	if globalHeadDimModels[m.ModelType] && layerType == "full_attention" {
 		// Gemma 4's global layers have their own head size
 		// (Gemma4TextConfig's per_layer_config).
-		if headDim, err = c.integer("global_head_dim"); err != nil {
+		if headDim, err = c.globalHeadDim(m.ModelType); err != nil {
 			return nil, err
 		}
 	}

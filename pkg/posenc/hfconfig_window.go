@@ -39,8 +39,30 @@ func (c hfConfig) windowedLayers(modelType string, n int) ([]bool, error) {
 		} else if modelType == "exaone_moe" && !c.has("sliding_window") {
 			return nil, validate.Err("sliding_window", "missing", "is required by exaone_moe's layer pattern (transformers divides by zero without it)")
 		}
+		prefix, prefixPattern := 0, 1
+		if modelType == "cohere2_moe" {
+			// Cohere2MoeConfig: the first first_k_dense_replace layers
+			// follow prefix_dense_sliding_window_pattern (default 1: all
+			// full), the rest sliding_window_pattern
+			// (configuration_cohere2_moe.py:136–149).
+			var err error
+			if c.has("first_k_dense_replace") {
+				if prefix, err = c.nonNegative("first_k_dense_replace"); err != nil {
+					return nil, err
+				}
+			}
+			if c.has("prefix_dense_sliding_window_pattern") {
+				if prefixPattern, err = c.integer("prefix_dense_sliding_window_pattern"); err != nil {
+					return nil, err
+				}
+			}
+		}
 		for i := range out {
-			out[i] = (i+1)%pattern != 0
+			if i < prefix {
+				out[i] = (i+1)%prefixPattern != 0
+			} else {
+				out[i] = (i+1)%pattern != 0
+			}
 		}
 		return out, nil
 	}
@@ -106,7 +128,7 @@ var fixedLayerPattern = map[string]struct {
 // types whose configuration class derives layer_types from it.
 // (configuration_exaone_moe.py:129–135 like EXAONE 4's, but without
 // sliding_window its class divides by zero: an error here).
-var slidingPatternDefault = map[string]int{"gemma3_text": 6, "cohere2": 4, "exaone4": 4, "exaone_moe": 4, "afmoe": 4}
+var slidingPatternDefault = map[string]int{"gemma3_text": 6, "cohere2": 4, "cohere2_moe": 4, "exaone4": 4, "exaone_moe": 4, "afmoe": 4}
 
 // useSlidingDefault is use_sliding_window's class default: false for the
 // Qwen classes, which ship sliding_window set but unused.

@@ -450,7 +450,7 @@ def class_rope_defaults():
 def main(fixtures, out):
     models = {}
     for name in sorted(os.listdir(fixtures)):
-        if name.endswith(".json") and name != "golden.json":
+        if name.endswith(".json") and not name.startswith("golden"):
             models[name[: -len(".json")]] = golden(os.path.join(fixtures, name))
     full = {}
     full_dir = os.path.join(fixtures, "full")

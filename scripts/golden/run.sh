@@ -65,7 +65,7 @@ if [ "$check" = 1 ]; then
 	trap 'rm -rf "$out"' EXIT
 	# The copied fixtures are inputs, not outputs: golden.py reads them too.
 	for f in "$FIXTURES"/*.json; do
-		[ "$(basename "$f")" = golden.json ] || cp "$f" "$out/"
+		case "$(basename "$f")" in golden*.json) ;; *) cp "$f" "$out/" ;; esac
 	done
 	cp -r "$FIXTURES/full" "$out/full"
 	mkdir -p "$out/designs"
@@ -74,6 +74,7 @@ start=$(date +%s)
 export PYTHONWARNINGS=ignore TRANSFORMERS_VERBOSITY=error HF_HUB_OFFLINE=1
 "$VENV/bin/python" "$HERE/fixtures.py" "$out"
 "$VENV/bin/python" "$HERE/golden.py" "$out" "$out/golden.json"
+"$VENV/bin/python" "$HERE/classes.py" "$out/golden-classes.json"
 echo "run.sh: computed in $(($(date +%s) - start)) s"
 if [ "$check" = 1 ]; then
 	if ! diff -r -u "$FIXTURES" "$out" -x '*.go' -x '*.md' -x '*_test.go'; then
