@@ -140,6 +140,15 @@ func ReadHFConfig(path string) (*ModelPositions, error) {
 // type's pair layout. A multimodal config's text_config is read instead of
 // its top level. The JSON may hold NaN and Infinity, as Python writes it.
 //
+// Where a config leaves a setting out, the reader takes what the model
+// type's configuration class in transformers takes, and says so in
+// Warnings: its default rope_parameters (gpt-oss's YaRN, Ministral 3's
+// YaRN with llama_4_scaling_beta), its rope_theta, its head_dim (Gemma's
+// 256), hidden_size // num_attention_heads rounded down, the layer pattern
+// it derives (Gemma 2's alternation, OLMo 3's every fourth layer, …). A
+// class default it does not reproduce, and a design it does not model (an
+// odd rotary width, per-layer bases), are errors naming the field.
+//
 // Fields that have nothing to do with positions (vocab_size, …) are
 // ignored and listed in Ignored. A top-level field it does not know whose
 // name mentions rope, rotary, position, theta, window, chunk or layer

@@ -15,8 +15,9 @@
 # computation 45 s.
 #
 # Then it writes the fixtures that are defaults of transformers' config
-# classes (fixtures.py) and golden.json (golden.py) into
-# pkg/posenc/modelconfigs, or, with --check, into a temporary folder and
+# classes (fixtures.py), golden.json (golden.py) and golden-classes.json
+# (classes.py: every text model's whole default config.json and its rotary
+# module's frequencies) into pkg/posenc/modelconfigs, or, with --check, into a temporary folder and
 # fails if they differ from the committed files.
 set -euo pipefail
 
