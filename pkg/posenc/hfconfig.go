@@ -172,6 +172,7 @@ func ParseHFConfig(data []byte) (*ModelPositions, error) {
 		top = m
 	}
 	c := hfConfig{fields: top, warnings: new([]string)}
+	c.applyAttributeMap()
 	if err := c.checkFields(); err != nil {
 		return nil, err
 	}
@@ -215,7 +216,29 @@ var knownTopLevel = []string{
 	"indexer_types", "index_topk_pattern", "index_topk_freq", "index_skip_topk_offset",
 	"compress_rope_theta", "compress_ratios", "linear_attn_config", "global_attn_every_n_layers",
 	"rotary_emb_base", "rotary_dim", "per_layer_config", "attn_layer_indices", "kv_channels",
-	"prefix_dense_sliding_window_pattern",
+	"prefix_dense_sliding_window_pattern", "alibi",
+}
+
+// attributeMaps are the attribute_map of configuration classes whose
+// config.json names the layer count, heads, width and context otherwise:
+// GPTJConfig and CodeGenConfig (configuration_gptj.py, attribute_map).
+var attributeMaps = map[string]map[string]string{
+	"gptj":    {"n_positions": "max_position_embeddings", "n_embd": "hidden_size", "n_head": "num_attention_heads", "n_layer": "num_hidden_layers"},
+	"codegen": {"n_positions": "max_position_embeddings", "n_embd": "hidden_size", "n_head": "num_attention_heads", "n_layer": "num_hidden_layers"},
+}
+
+// applyAttributeMap renames the fields of the model type's attribute_map
+// to the names the reader reads, as the class's attribute_map does.
+func (c hfConfig) applyAttributeMap() {
+	modelType, _ := c.fields["model_type"].(string)
+	for from, to := range attributeMaps[modelType] {
+		if v, ok := c.fields[from]; ok {
+			if _, set := c.fields[to]; !set {
+				c.fields[to] = v
+			}
+			delete(c.fields, from)
+		}
+	}
 }
 
 // unmodelled are model types whose positions transformers computes in a
@@ -228,7 +251,7 @@ var unmodelled = map[string]string{
 
 // fieldOf are the top-level fields that one model type's class reads and
 // others do not: in another model type's config they are an error.
-var fieldOf = map[string][]string{"rotary_emb_base": {"gpt_neox"}, "rotary_dim": {"minimax_m2", "minimax_m3_vl_text"},
+var fieldOf = map[string][]string{"rotary_emb_base": {"gpt_neox"}, "rotary_dim": {"minimax_m2", "minimax_m3_vl_text", "gptj", "codegen"}, "alibi": {"falcon"},
 	"attn_layer_indices": {"bamba"}, "kv_channels": {"jetmoe"}, "prefix_dense_sliding_window_pattern": {"cohere2_moe"}}
 
 // ignoredPositionFields are fields whose names sound like positions but
@@ -355,6 +378,9 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 			return nil, validate.Err(f, c.fields[f], "is a position field of "+strings.Join(owners, ", ")+" only; transformers' "+m.ModelType+" configuration does not read it")
 		}
 	}
+	if m.ModelType == "falcon" && c.fields["alibi"] == true {
+		c.warn("alibi", true, "its layers add ALiBi biases instead of rotating (posenc.ALiBiSlopes); no layer has RoPE")
+	}
 	if m.ModelType == "jetmoe" && c.has("kv_channels") && !c.has("head_dim") {
 		// JetMoeConfig.attribute_map = {"head_dim": "kv_channels"}
 		// (configuration_jetmoe.py:47).
@@ -374,6 +400,9 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 		// No layer of these models has positions to bound: their
 		// classes accept a config without it (KimiLinearConfig's is None).
 		m.MaxPositions = 0
+	} else if d, ok := classMaxPositions[m.ModelType]; ok && !c.has("max_position_embeddings") {
+		m.MaxPositions = d
+		c.warn("max_position_embeddings", "missing", fmt.Sprintf("transformers' %s configuration uses its default %d", m.ModelType, d))
 	} else if m.MaxPositions, err = c.integer("max_position_embeddings"); err != nil {
 		return nil, err
 	}
@@ -785,6 +814,11 @@ func (c hfConfig) ropeSkipped(modelType, layerType string) bool {
 		// GraniteMoeHybridModel: rotary_emb only when
 		// position_embedding_type == "rope" (modeling_granitemoehybrid.py:1167).
 		return c.fields["position_embedding_type"] != "rope"
+	case "falcon":
+		// FalconModel: ALiBi instead of a rotary embedding when
+		// config.alibi (modeling_falcon.py: if not self.config.alibi:
+		// self.rotary_emb); the table's "none" is then ALiBi.
+		return c.fields["alibi"] == true
 	case "cohere2", "afmoe":
 		// AfmoeAttention, too, rotates only its local layers:
 		// if self.is_local_attention: apply_rotary_pos_emb (modeling_afmoe.py:359–361).

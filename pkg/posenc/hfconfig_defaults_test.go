@@ -304,3 +304,19 @@ func TestParseHFConfigGemma4Head(t *testing.T) {
 		}
 	}
 }
+
+// TestParseHFConfigFalcon: Falcon-7B's released config.json has no
+// max_position_embeddings (FalconConfig's default 2048 applies, with a
+// warning here), and a Falcon with alibi true has ALiBi instead of RoPE
+// (FalconModel builds a rotary embedding only if not config.alibi).
+func TestParseHFConfigFalcon(t *testing.T) {
+	const base = `{"model_type": "falcon", "num_hidden_layers": 2, "hidden_size": 4544, "num_attention_heads": 71`
+	m := mustParse(t, base+`, "alibi": false}`)
+	if m.MaxPositions != 2048 || m.Layers[0].RoPE == nil || m.Layers[0].RoPE.HeadDim != 64 {
+		t.Errorf("falcon: max %d, layer 0 %+v; want 2048 and RoPE over 64 dimensions", m.MaxPositions, m.Layers[0].RoPE)
+	}
+	if m := mustParse(t, base+`, "alibi": true}`); m.Layers[0].RoPE != nil {
+		t.Errorf("falcon with alibi: layer 0 RoPE %+v; want none", m.Layers[0].RoPE)
+	}
+	wantFieldError(t, `{"model_type": "llama", "num_hidden_layers": 1, "head_dim": 64, "max_position_embeddings": 4096, "rope_theta": 1e4, "alibi": true}`, "alibi", "true")
+}

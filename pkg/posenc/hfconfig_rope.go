@@ -325,7 +325,18 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 		return nil, err
 	}
 	r := NewRoPE(headDim).WithBase(base).WithLayout(layout)
-	if typ != "proportional" {
+	if (m.ModelType == "gptj" || m.ModelType == "codegen") && c.has("rotary_dim") {
+		// GPTJAttention and CodeGenAttention rotate the first rotary_dim
+		// dimensions of each head, base 10000 (modeling_gptj.py:47, :146–150).
+		rd, err := c.integer("rotary_dim")
+		if err != nil {
+			return nil, err
+		}
+		if rd%2 != 0 || rd > headDim {
+			return nil, validate.Err("rotary_dim", rd, fmt.Sprintf("must be even and at most the head size %d", headDim))
+		}
+		r = r.WithRotaryDim(rd)
+	} else if typ != "proportional" {
 		// HF: dim = int(head_dim * partial_rotary_factor). A factor that
 		// leaves no pair to rotate is an error here: transformers would
 		// build an empty inv_freq and rotate nothing, silently.

@@ -59,6 +59,12 @@ def entry(model_type):
         if inv is None:
             continue
         ropes[key or "all"] = {"inv_freq": floats(inv), "attention_scaling": float(scaling)}
+    if not ropes and hasattr(rotary, "embed_positions"):
+        # GPT-J and CodeGen: a sin/cos table per position instead of
+        # inv_freq (create_sinusoidal_positions); its angle at position 1.
+        table = rotary.embed_positions.to(torch.float64)
+        half = table.shape[-1] // 2
+        ropes["all"] = {"inv_freq": floats(torch.atan2(table[1, :half], table[1, half:])), "attention_scaling": 1.0}
     return {
         "config": json.loads(cfg.to_json_string(use_diff=False)),
         "layer_types": list(types) if types else None,
