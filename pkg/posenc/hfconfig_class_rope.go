@@ -98,6 +98,10 @@ func (c hfConfig) classRope(modelType string) error {
 	}
 	c.fields["rope_parameters"] = d
 	c.warn("rope_parameters", "missing", fmt.Sprintf("transformers' %s configuration uses its default %s", modelType, compactJSON(src)))
+	if theta, ok := d["rope_theta"]; ok && c.has("rope_theta") && fmt.Sprint(c.fields["rope_theta"]) != fmt.Sprint(theta) {
+		// setdefault keeps the default's own base (modeling_rope_utils.py:812).
+		c.warn("rope_theta", c.fields["rope_theta"], fmt.Sprintf("not used: the default rope_parameters has its own rope_theta %v", theta))
+	}
 	return nil
 }
 
