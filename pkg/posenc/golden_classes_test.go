@@ -126,7 +126,7 @@ func compareFreqs(got, want []float64) string {
 // classRefusals are the configuration classes whose default config the
 // reader refuses, with the field its error names: designs it does not
 // model, configs whose names for the layer count or context are not the
-// ones it reads (DBRX's n_layers and nested attn_config), and class defaults
+// ones it reads (LongCat-Flash's), and class defaults
 // transformers itself could not run (a head of 4096 / 96 = 42 with half of
 // it rotating: an odd rotary width).
 var classRefusals = map[string]string{
@@ -138,7 +138,7 @@ var classRefusals = map[string]string{
 	"sam3_vit_model": "window_size", "qwen2_5_omni_talker": "is a position field this reader does not know",
 	"modernbert": "sliding_window",
 	// Other names for the layer count and context.
-	"dbrx": "num_hidden_layers", "longcat_flash": "num_hidden_layers",
+	"longcat_flash": "num_hidden_layers",
 	// Per-layer bases, windows and layer kinds the reader does not model.
 	"granite_swa": "layer_rope_theta", "granitemoe_swa": "layer_rope_theta", "muse_glimmer": "layer_rope_theta",
 	"muse_glimmer_text": "layer_rope_theta", "muse_spark": "layer_rope_theta", "muse_spark_text": "layer_rope_theta",

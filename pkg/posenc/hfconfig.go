@@ -225,12 +225,27 @@ var knownTopLevel = []string{
 var attributeMaps = map[string]map[string]string{
 	"gptj":    {"n_positions": "max_position_embeddings", "n_embd": "hidden_size", "n_head": "num_attention_heads", "n_layer": "num_hidden_layers"},
 	"codegen": {"n_positions": "max_position_embeddings", "n_embd": "hidden_size", "n_head": "num_attention_heads", "n_layer": "num_hidden_layers"},
+	// DbrxConfig (configuration_dbrx.py, attribute_map).
+	"dbrx": {"n_heads": "num_attention_heads", "d_model": "hidden_size", "n_layers": "num_hidden_layers", "max_seq_len": "max_position_embeddings"},
 }
 
 // applyAttributeMap renames the fields of the model type's attribute_map
 // to the names the reader reads, as the class's attribute_map does.
+//
+// DBRX's released config.json keeps its base in attn_config.rope_theta
+// (500000), as Databricks' own model reads it. transformers 5.25.0 drops
+// it: DbrxAttentionConfig has no rope_theta field, so DbrxRotaryEmbedding
+// rotates with the default 10000 (golden.json's disagreements,
+// TestGoldenDisagreementDBRX). The reader takes the authors' value, and
+// warns that transformers does not.
 func (c hfConfig) applyAttributeMap() {
 	modelType, _ := c.fields["model_type"].(string)
+	if attn, ok := c.fields["attn_config"].(map[string]any); ok && modelType == "dbrx" && attn["rope_theta"] != nil {
+		if _, set := c.fields["rope_theta"]; !set {
+			c.fields["rope_theta"] = attn["rope_theta"]
+			c.warn("attn_config.rope_theta", attn["rope_theta"], "read as the RoPE base, as DBRX's authors do; transformers 5.25.0 ignores it and uses 10000")
+		}
+	}
 	for from, to := range attributeMaps[modelType] {
 		if v, ok := c.fields[from]; ok {
 			if _, set := c.fields[to]; !set {

@@ -261,14 +261,28 @@ NESTED_TRUNCATE = {
 }
 
 
+# DBRX's released config keeps its base in attn_config.rope_theta (500000);
+# DbrxAttentionConfig has no such field, so transformers rotates with 10000.
+DBRX_ATTN_THETA = {
+    "model_type": "dbrx", "n_layers": 2, "d_model": 6144, "n_heads": 48, "max_seq_len": 32768,
+    "attn_config": {"clip_qkv": 8, "kv_n_heads": 8, "model_type": "", "rope_theta": 500000},
+}
+
+
 def disagreements():
+    dbrx_fields = json.loads(json.dumps(DBRX_ATTN_THETA))
+    dbrx_config = AutoConfig.for_model(dbrx_fields.pop("model_type"), **dbrx_fields)
+    dbrx_mod = importlib.import_module("transformers.models.dbrx.modeling_dbrx")
+    dbrx = {"config": DBRX_ATTN_THETA, "layer_type": "all",
+            "inv_freq": floats(dbrx_mod.DbrxRotaryEmbedding(dbrx_config).inv_freq)}
     fields = json.loads(json.dumps(NESTED_TRUNCATE))
     model_type = fields.pop("model_type")
     config = AutoConfig.for_model(model_type, **fields)
     mod = importlib.import_module("transformers.models.gemma3.modeling_gemma3")
     rotary = mod.Gemma3RotaryEmbedding(config)
     return {"nested_yarn_truncate_false": {"config": NESTED_TRUNCATE, "layer_type": "full_attention",
-                                           "inv_freq": floats(rotary.full_attention_inv_freq)}}
+                                           "inv_freq": floats(rotary.full_attention_inv_freq)},
+            "dbrx_attn_config_rope_theta": dbrx}
 
 
 # Configs that test a rule of a configuration class the shipped configs do
