@@ -140,7 +140,7 @@ var classRefusals = map[string]string{
 	// Other names for the layer count and context.
 	"longcat_flash": "num_hidden_layers",
 	// Per-layer bases, windows and layer kinds the reader does not model.
-	"granite_swa": "layer_rope_theta", "granitemoe_swa": "layer_rope_theta", "muse_glimmer": "layer_rope_theta",
+	"muse_glimmer":      "layer_rope_theta",
 	"muse_glimmer_text": "layer_rope_theta", "muse_spark": "layer_rope_theta", "muse_spark_text": "layer_rope_theta",
 	"molmo2": "rope_scaling_layers", "molmo2_text": "rope_scaling_layers", "neomme": "per_layer_config",
 	"lfm3": "layer_types[0]", "unlimited_ocr": "layer_types[0]", "unlimited_ocr_text": "layer_types[0]",

@@ -216,7 +216,7 @@ var knownTopLevel = []string{
 	"indexer_types", "index_topk_pattern", "index_topk_freq", "index_skip_topk_offset",
 	"compress_rope_theta", "compress_ratios", "linear_attn_config", "global_attn_every_n_layers",
 	"rotary_emb_base", "rotary_dim", "per_layer_config", "attn_layer_indices", "kv_channels",
-	"prefix_dense_sliding_window_pattern", "alibi",
+	"prefix_dense_sliding_window_pattern", "alibi", "layer_rope_theta",
 }
 
 // attributeMaps are the attribute_map of configuration classes whose
@@ -266,7 +266,7 @@ var unmodelled = map[string]string{
 
 // fieldOf are the top-level fields that one model type's class reads and
 // others do not: in another model type's config they are an error.
-var fieldOf = map[string][]string{"rotary_emb_base": {"gpt_neox"}, "rotary_dim": {"minimax_m2", "minimax_m3_vl_text", "gptj", "codegen"}, "alibi": {"falcon"},
+var fieldOf = map[string][]string{"rotary_emb_base": {"gpt_neox"}, "rotary_dim": {"minimax_m2", "minimax_m3_vl_text", "gptj", "codegen"}, "alibi": {"falcon"}, "layer_rope_theta": {"granite_swa", "granitemoe_swa"},
 	"attn_layer_indices": {"bamba"}, "kv_channels": {"jetmoe"}, "prefix_dense_sliding_window_pattern": {"cohere2_moe"}}
 
 // ignoredPositionFields are fields whose names sound like positions but
@@ -466,6 +466,10 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	if err != nil {
 		return nil, err
 	}
+	layerTheta, err := c.layerRopeTheta(n)
+	if err != nil {
+		return nil, err
+	}
 	section, sectionInterleaved, err := c.mropeSection(m, ropes)
 	if err != nil {
 		return nil, err
@@ -474,8 +478,11 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	m.Layers = make([]LayerPositions, n)
 	for i, t := range types {
 		l := LayerPositions{Type: t}
-		if r, ok := ropes[t]; ok && r != nil && !noRoPE[i] && !c.ropeSkipped(m.ModelType, t) {
+		if r, ok := ropes[t]; ok && r != nil && !noRoPE[i] && !c.ropeSkipped(m.ModelType, t) && (layerTheta == nil || layerTheta[i] != 0) {
 			rc := *r
+			if layerTheta != nil {
+				rc.Base = layerTheta[i]
+			}
 			l.RoPE = &rc
 			if orig := rc.Scaling.OriginalLen; orig != 0 && rc.Scaling.Kind != ScalingDynamic {
 				m.TrainedLen = orig
@@ -502,6 +509,33 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 		m.Layers[i] = l
 	}
 	return m, nil
+}
+
+// layerRopeTheta reads Granite SWA's layer_rope_theta: each layer's RoPE
+// base, 0 for a layer without RoPE; it overrides rope_theta
+// (GraniteSWAModel builds one rotary embedding per non-zero base,
+// modeling_granite_swa.py:395–398, :456–457). Nil when absent.
+func (c hfConfig) layerRopeTheta(n int) ([]float64, error) {
+	if !c.has("layer_rope_theta") {
+		return nil, nil
+	}
+	list, ok := c.fields["layer_rope_theta"].([]any)
+	if !ok || len(list) != n {
+		return nil, validate.Err("layer_rope_theta", c.fields["layer_rope_theta"], fmt.Sprintf("must be a list of num_hidden_layers (%d) bases", n))
+	}
+	out := make([]float64, n)
+	for i, v := range list {
+		key := fmt.Sprintf("layer_rope_theta[%d]", i)
+		f, err := jsonFloat(key, v)
+		if err != nil {
+			return nil, err
+		}
+		if f != 0 && !(f > 1) {
+			return nil, validate.Err(key, f, "must be 0 (no RoPE) or a base > 1")
+		}
+		out[i] = f
+	}
+	return out, nil
 }
 
 // mropeSection reads mrope_section (and mrope_interleaved) from the flat

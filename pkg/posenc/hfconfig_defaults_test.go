@@ -320,3 +320,18 @@ func TestParseHFConfigFalcon(t *testing.T) {
 	}
 	wantFieldError(t, `{"model_type": "llama", "num_hidden_layers": 1, "head_dim": 64, "max_position_embeddings": 4096, "rope_theta": 1e4, "alibi": true}`, "alibi", "true")
 }
+
+// TestParseHFConfigLayerRopeTheta: Granite SWA's layer_rope_theta gives each
+// layer its base, 0 for no RoPE (modeling_granite_swa.py:395–398, :456–457:
+// position_embeddings_by_theta[theta] if theta else None).
+func TestParseHFConfigLayerRopeTheta(t *testing.T) {
+	m := mustParse(t, `{"model_type": "granite_swa", "num_hidden_layers": 4, "hidden_size": 1024, "num_attention_heads": 8,
+		"max_position_embeddings": 8192, "rope_theta": 10000, "sliding_window": 128,
+		"layer_types": ["full_attention", "sliding_attention", "sliding_attention", "sliding_attention"],
+		"layer_rope_theta": [10000, 0, 500000, 0]}`)
+	if m.Layers[0].RoPE.Base != 1e4 || m.Layers[1].RoPE != nil || m.Layers[2].RoPE.Base != 5e5 || m.Layers[3].RoPE != nil {
+		t.Errorf("layers %+v; want bases 1e4, none, 5e5, none", m.Layers)
+	}
+	wantFieldError(t, `{"model_type": "granite_swa", "num_hidden_layers": 1, "hidden_size": 1024, "num_attention_heads": 8,
+		"max_position_embeddings": 8192, "rope_theta": 10000, "layer_types": ["full_attention"], "layer_rope_theta": [0.5]}`, "layer_rope_theta[0]", "0.5")
+}
