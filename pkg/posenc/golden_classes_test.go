@@ -144,7 +144,7 @@ var classRefusals = map[string]string{
 	"muse_glimmer_text": "layer_rope_theta", "muse_spark": "layer_rope_theta", "muse_spark_text": "layer_rope_theta",
 	"molmo2": "rope_scaling_layers", "molmo2_text": "rope_scaling_layers", "neomme": "per_layer_config",
 	"lfm3": "layer_types[0]", "unlimited_ocr": "layer_types[0]", "unlimited_ocr_text": "layer_types[0]",
-	"recurrent_gemma": "attention_window_size", "doge": "keep_window_size", "zamba2": "use_mem_rope",
+	"doge": "keep_window_size", "zamba2": "use_mem_rope",
 	"dory": "model_type", "ernie4_5_vl_moe": "model_type", "ernie4_5_vl_moe_text": "model_type",
 	// MLA heads whose head_dim is not the rotary part.
 	"mistral4": "head_dim", "dots3_note": "head_dim", "dots3_note_text": "head_dim",

@@ -19,8 +19,9 @@ type ModelPositions struct {
 	// multimodal config).
 	ModelType string
 	// MaxPositions is max_position_embeddings: the context the model is
-	// configured for (after any extension); 0 for a model without
-	// positions whose config has none (Kimi Linear, Nemotron-H).
+	// configured for (after any extension); 0 for a model whose config has
+	// none and whose class needs none (Kimi Linear, Nemotron-H,
+	// RecurrentGemma).
 	MaxPositions int
 	// TrainedLen is the context the position scaling starts from: the
 	// original_max_position_embeddings of the scaling, or MaxPositions
@@ -225,6 +226,8 @@ var knownTopLevel = []string{
 var attributeMaps = map[string]map[string]string{
 	"gptj":    {"n_positions": "max_position_embeddings", "n_embd": "hidden_size", "n_head": "num_attention_heads", "n_layer": "num_hidden_layers"},
 	"codegen": {"n_positions": "max_position_embeddings", "n_embd": "hidden_size", "n_head": "num_attention_heads", "n_layer": "num_hidden_layers"},
+	// RecurrentGemmaConfig (configuration_recurrent_gemma.py:57).
+	"recurrent_gemma": {"attention_window_size": "sliding_window"},
 	// DbrxConfig (configuration_dbrx.py, attribute_map).
 	"dbrx": {"n_heads": "num_attention_heads", "d_model": "hidden_size", "n_layers": "num_hidden_layers", "max_seq_len": "max_position_embeddings"},
 }
@@ -411,9 +414,10 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	if n > maxLayers {
 		return nil, validate.Err("num_hidden_layers", n, fmt.Sprintf("must be <= %d", maxLayers))
 	}
-	if !c.has("max_position_embeddings") && (m.ModelType == "kimi_linear" || m.ModelType == "nemotron_h") {
+	if !c.has("max_position_embeddings") && (m.ModelType == "kimi_linear" || m.ModelType == "nemotron_h" || m.ModelType == "recurrent_gemma") {
 		// No layer of these models has positions to bound: their
-		// classes accept a config without it (KimiLinearConfig's is None).
+		// classes accept a config without it (KimiLinearConfig's is None;
+		// RecurrentGemmaConfig has none, its attention being local).
 		m.MaxPositions = 0
 	} else if d, ok := classMaxPositions[m.ModelType]; ok && !c.has("max_position_embeddings") {
 		m.MaxPositions = d
@@ -680,6 +684,32 @@ func (c hfConfig) layerTypes(modelType string, n int) ([]string, error) {
 			out[i] = "linear_attention"
 			if (i+1)%interval == 0 {
 				out[i] = "full_attention"
+			}
+		}
+		return out, nil
+	}
+	if modelType == "recurrent_gemma" && !c.has("layer_types") {
+		// RecurrentGemmaConfig.layers_block_type: block_types repeated
+		// over the layers, "recurrent" an RG-LRU block (no positions),
+		// "attention" local attention with RoPE
+		// (configuration_recurrent_gemma.py:99–102).
+		blocks := []any{"recurrent", "recurrent", "attention"}
+		if c.has("block_types") {
+			list, ok := c.fields["block_types"].([]any)
+			if !ok || len(list) == 0 {
+				return nil, validate.Err("block_types", c.fields["block_types"], "must be a list of recurrent and attention")
+			}
+			blocks = list
+		}
+		out := make([]string, n)
+		for i := range out {
+			switch blocks[i%len(blocks)] {
+			case "recurrent":
+				out[i] = "linear_attention"
+			case "attention":
+				out[i] = "sliding_attention"
+			default:
+				return nil, validate.Err(fmt.Sprintf("block_types[%d]", i%len(blocks)), blocks[i%len(blocks)], "must be recurrent or attention")
 			}
 		}
 		return out, nil
