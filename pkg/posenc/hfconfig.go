@@ -217,7 +217,7 @@ var knownTopLevel = []string{
 	"indexer_types", "index_topk_pattern", "index_topk_freq", "index_skip_topk_offset",
 	"compress_rope_theta", "compress_ratios", "linear_attn_config", "global_attn_every_n_layers",
 	"rotary_emb_base", "rotary_dim", "per_layer_config", "attn_layer_indices", "kv_channels",
-	"prefix_dense_sliding_window_pattern", "alibi", "layer_rope_theta",
+	"prefix_dense_sliding_window_pattern", "alibi", "layer_rope_theta", "attn_layer_period", "attn_layer_offset",
 }
 
 // attributeMaps are the attribute_map of configuration classes whose
@@ -269,7 +269,7 @@ var unmodelled = map[string]string{
 
 // fieldOf are the top-level fields that one model type's class reads and
 // others do not: in another model type's config they are an error.
-var fieldOf = map[string][]string{"rotary_emb_base": {"gpt_neox"}, "rotary_dim": {"minimax_m2", "minimax_m3_vl_text", "gptj", "codegen"}, "alibi": {"falcon"}, "layer_rope_theta": {"granite_swa", "granitemoe_swa"},
+var fieldOf = map[string][]string{"rotary_emb_base": {"gpt_neox"}, "rotary_dim": {"minimax_m2", "minimax_m3_vl_text", "gptj", "codegen"}, "alibi": {"falcon"}, "attn_layer_period": {"jamba"}, "attn_layer_offset": {"jamba"}, "layer_rope_theta": {"granite_swa", "granitemoe_swa"},
 	"attn_layer_indices": {"bamba"}, "kv_channels": {"jetmoe"}, "prefix_dense_sliding_window_pattern": {"cohere2_moe"}}
 
 // ignoredPositionFields are fields whose names sound like positions but
@@ -414,7 +414,7 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	if n > maxLayers {
 		return nil, validate.Err("num_hidden_layers", n, fmt.Sprintf("must be <= %d", maxLayers))
 	}
-	if !c.has("max_position_embeddings") && (m.ModelType == "kimi_linear" || m.ModelType == "nemotron_h" || m.ModelType == "recurrent_gemma") {
+	if !c.has("max_position_embeddings") && (m.ModelType == "kimi_linear" || m.ModelType == "nemotron_h" || m.ModelType == "recurrent_gemma" || m.ModelType == "jamba") {
 		// No layer of these models has positions to bound: their
 		// classes accept a config without it (KimiLinearConfig's is None;
 		// RecurrentGemmaConfig has none, its attention being local).
@@ -714,6 +714,35 @@ func (c hfConfig) layerTypes(modelType string, n int) ([]string, error) {
 		}
 		return out, nil
 	}
+	if modelType == "jamba" && !c.has("layer_types") {
+		// JambaConfig.layers_block_type: attention where
+		// i % attn_layer_period == attn_layer_offset (defaults 8 and 4),
+		// Mamba elsewhere (configuration_jamba.py:89–90, :109–113).
+		period, offset := 8, 4
+		var err error
+		if c.has("attn_layer_period") {
+			if period, err = c.integer("attn_layer_period"); err != nil {
+				return nil, err
+			}
+		}
+		if c.has("attn_layer_offset") {
+			if offset, err = c.nonNegative("attn_layer_offset"); err != nil {
+				return nil, err
+			}
+		}
+		if offset >= period {
+			// JambaConfig.validate_architecture raises (:129).
+			return nil, validate.Err("attn_layer_offset", offset, fmt.Sprintf("must be < attn_layer_period (%d)", period))
+		}
+		out := make([]string, n)
+		for i := range out {
+			out[i] = "linear_attention"
+			if i%period == offset {
+				out[i] = "full_attention"
+			}
+		}
+		return out, nil
+	}
 	if modelType == "bamba" && !c.has("layer_types") {
 		// BambaConfig.layers_block_type: full attention on the layers of
 		// attn_layer_indices, Mamba-2 on the others
@@ -884,6 +913,11 @@ func (c hfConfig) ropeSkipped(modelType, layerType string) bool {
 	case "kimi_linear":
 		// KimiLinearAttention is MLA "with NoPE": no rotary embedding
 		// anywhere (modeling_kimi_linear.py:192).
+		return true
+	case "jamba":
+		// JambaAttention never applies a rotary embedding (its module
+		// defines apply_rotary_pos_emb but no layer calls it): Jamba's
+		// attention has no positions; its Mamba layers carry order.
 		return true
 	case "nemotron_h":
 		// NemotronHModel builds no rotary embedding: its attention

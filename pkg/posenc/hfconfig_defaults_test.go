@@ -335,3 +335,22 @@ func TestParseHFConfigLayerRopeTheta(t *testing.T) {
 	wantFieldError(t, `{"model_type": "granite_swa", "num_hidden_layers": 1, "hidden_size": 1024, "num_attention_heads": 8,
 		"max_position_embeddings": 8192, "rope_theta": 10000, "layer_types": ["full_attention"], "layer_rope_theta": [0.5]}`, "layer_rope_theta[0]", "0.5")
 }
+
+// TestParseHFConfigJamba: Jamba's attention layers sit where
+// i % attn_layer_period == attn_layer_offset (configuration_jamba.py:109–113)
+// and have no RoPE (modeling_jamba.py: JambaAttention applies none).
+func TestParseHFConfigJamba(t *testing.T) {
+	m := mustParse(t, `{"model_type": "jamba", "num_hidden_layers": 16, "hidden_size": 4096, "num_attention_heads": 32,
+		"max_position_embeddings": 262144, "attn_layer_period": 8, "attn_layer_offset": 4, "expert_layer_period": 2}`)
+	for i, l := range m.Layers {
+		want := "linear_attention"
+		if i%8 == 4 {
+			want = "full_attention"
+		}
+		if l.Type != want || l.RoPE != nil {
+			t.Errorf("layer %d: %s, RoPE %v; want %s without RoPE", i, l.Type, l.RoPE, want)
+		}
+	}
+	wantFieldError(t, `{"model_type": "jamba", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 2,
+		"attn_layer_period": 4, "attn_layer_offset": 4}`, "attn_layer_offset", "4")
+}
