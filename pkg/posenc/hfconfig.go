@@ -172,6 +172,9 @@ func ParseHFConfig(data []byte) (*ModelPositions, error) {
 		}
 		top = m
 	}
+	if mt, _ := top["model_type"].(string); notRotary[mt] != "" {
+		return nil, validate.Err("model_type", mt, "has no rotary embedding in transformers ("+notRotary[mt]+"); this reader reads RoPE configs")
+	}
 	c := hfConfig{fields: top, warnings: new([]string)}
 	c.applyAttributeMap()
 	if err := c.checkFields(); err != nil {
@@ -257,6 +260,23 @@ func (c hfConfig) applyAttributeMap() {
 			delete(c.fields, from)
 		}
 	}
+}
+
+// notRotary are model types whose transformers model has no rotary
+// embedding, though their config.json names layers, heads and a context as
+// a RoPE model's does: without this list they would read as RoPE with the
+// default base. Found by reading every configuration class's default
+// config.json with the reader and looking at the modeling module of those
+// that read.
+var notRotary = map[string]string{
+	"opt": "learned absolute positions, OPTLearnedPositionalEmbedding", "biogpt": "learned absolute positions",
+	"xglm": "sinusoidal positions", "gpt2": "learned absolute positions", "gpt_bigcode": "learned absolute positions",
+	"gpt_neo": "learned absolute positions", "bloom": "ALiBi", "mpt": "ALiBi",
+	"bert": "learned absolute positions", "roberta": "learned absolute positions", "xlm-roberta": "learned absolute positions",
+	"electra": "learned absolute positions", "albert": "learned absolute positions", "camembert": "learned absolute positions",
+	"ernie": "learned absolute positions", "megatron-bert": "learned absolute positions", "data2vec-text": "learned absolute positions",
+	"big_bird": "learned absolute positions", "convbert": "learned absolute positions", "bert-generation": "learned absolute positions",
+	"xmod": "learned absolute positions", "roc_bert": "learned absolute positions", "mra": "learned absolute positions",
 }
 
 // unmodelled are model types whose positions transformers computes in a

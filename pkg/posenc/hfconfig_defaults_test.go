@@ -354,3 +354,14 @@ func TestParseHFConfigJamba(t *testing.T) {
 	wantFieldError(t, `{"model_type": "jamba", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 2,
 		"attn_layer_period": 4, "attn_layer_offset": 4}`, "attn_layer_offset", "4")
 }
+
+// TestParseHFConfigNotRotary: a config of a model without RoPE in
+// transformers (OPT's OPTLearnedPositionalEmbedding, BERT's learned
+// absolute positions, BLOOM's ALiBi) is an error naming model_type, not a
+// RoPE with the default base.
+func TestParseHFConfigNotRotary(t *testing.T) {
+	for _, mt := range []string{"opt", "bert", "bloom"} {
+		wantFieldError(t, `{"model_type": "`+mt+`", "num_hidden_layers": 2, "hidden_size": 768, "num_attention_heads": 12,
+			"max_position_embeddings": 2048}`, "model_type", mt)
+	}
+}
