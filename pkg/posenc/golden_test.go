@@ -320,24 +320,7 @@ func relErr(got, want float64) float64 { return math.Abs(got-want) / math.Abs(wa
 // forms. transformers is wrong here (a bug in its lookup), and the test
 // proves that its frequencies are exactly those of truncate true.
 func TestGoldenDisagreement(t *testing.T) {
-	var g struct {
-		Disagreements map[string]struct {
-			Config    json.RawMessage `json:"config"`
-			LayerType string          `json:"layer_type"`
-			InvFreq   []float64       `json:"inv_freq"`
-		} `json:"disagreements"`
-	}
-	data, err := modelconfigs.Golden()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &g); err != nil {
-		t.Fatal(err)
-	}
-	d, ok := g.Disagreements["nested_yarn_truncate_false"]
-	if !ok {
-		t.Fatal("golden.json has no nested_yarn_truncate_false entry (run make golden)")
-	}
+	d := readDisagreement(t, "nested_yarn_truncate_false")
 	m, err := posenc.ParseHFConfig(d.Config)
 	if err != nil {
 		t.Fatal(err)
@@ -373,23 +356,7 @@ func TestGoldenDisagreement(t *testing.T) {
 // base); the reader uses 500000 and warns. The test proves transformers'
 // frequencies are exactly those of base 10000.
 func TestGoldenDisagreementDBRX(t *testing.T) {
-	var g struct {
-		Disagreements map[string]struct {
-			Config  json.RawMessage `json:"config"`
-			InvFreq []float64       `json:"inv_freq"`
-		} `json:"disagreements"`
-	}
-	data, err := modelconfigs.Golden()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &g); err != nil {
-		t.Fatal(err)
-	}
-	d, ok := g.Disagreements["dbrx_attn_config_rope_theta"]
-	if !ok {
-		t.Fatal("golden.json has no dbrx_attn_config_rope_theta entry (run make golden)")
-	}
+	d := readDisagreement(t, "dbrx_attn_config_rope_theta")
 	m, err := posenc.ParseHFConfig(d.Config)
 	if err != nil {
 		t.Fatal(err)
@@ -407,4 +374,32 @@ func TestGoldenDisagreementDBRX(t *testing.T) {
 	if compareFreqs(ours, d.InvFreq) == "" {
 		t.Error("the reader's base-500000 frequencies equal transformers': the disagreement is gone (fixed upstream?)")
 	}
+}
+
+// disagreement is an entry of golden.json's disagreements: a config and
+// the frequencies transformers computes for it.
+type disagreement struct {
+	Config    json.RawMessage `json:"config"`
+	LayerType string          `json:"layer_type"`
+	InvFreq   []float64       `json:"inv_freq"`
+}
+
+// readDisagreement returns golden.json's disagreements[name].
+func readDisagreement(t *testing.T, name string) disagreement {
+	t.Helper()
+	var g struct {
+		Disagreements map[string]disagreement `json:"disagreements"`
+	}
+	data, err := modelconfigs.Golden()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	d, ok := g.Disagreements[name]
+	if !ok {
+		t.Fatalf("golden.json has no %s entry (run make golden)", name)
+	}
+	return d
 }

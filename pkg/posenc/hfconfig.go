@@ -614,11 +614,7 @@ func shownInts(v []int) string { return strings.Trim(fmt.Sprint(v), "[]") }
 // this.
 func (c hfConfig) headDim(modelType string) (int, error) {
 	if slices.Contains(divisibleHeads, modelType) && c.has("hidden_size") && c.has("num_attention_heads") {
-		h, err := c.integer("hidden_size")
-		if err != nil {
-			return 0, err
-		}
-		heads, err := c.integer("num_attention_heads")
+		h, heads, err := c.widthAndHeads()
 		if err != nil {
 			return 0, err
 		}
@@ -633,11 +629,7 @@ func (c hfConfig) headDim(modelType string) (int, error) {
 		c.warn("head_dim", "missing", fmt.Sprintf("transformers' %s configuration uses its default %d", modelType, d))
 		return d, nil
 	}
-	h, err := c.integer("hidden_size")
-	if err != nil {
-		return 0, err
-	}
-	heads, err := c.integer("num_attention_heads")
+	h, heads, err := c.widthAndHeads()
 	if err != nil {
 		return 0, err
 	}
@@ -648,6 +640,15 @@ func (c hfConfig) headDim(modelType string) (int, error) {
 		c.warn("hidden_size", h, fmt.Sprintf("is not a multiple of num_attention_heads (%d); transformers rounds head_dim down to %d", heads, h/heads))
 	}
 	return h / heads, nil
+}
+
+// widthAndHeads returns hidden_size and num_attention_heads.
+func (c hfConfig) widthAndHeads() (hidden, heads int, err error) {
+	if hidden, err = c.integer("hidden_size"); err != nil {
+		return 0, 0, err
+	}
+	heads, err = c.integer("num_attention_heads")
+	return hidden, heads, err
 }
 
 // decoupled reads DeepSeek's qk_rope_head_dim and qk_nope_head_dim: the
