@@ -14,7 +14,7 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: model model-golden model-experiments model-results model-bench help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results golden golden-check site
+.PHONY: model model-golden model-experiments model-cells model-results model-bench help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results golden golden-check site
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -22,7 +22,7 @@ help: ## list the targets
 lab: install model ## install what is missing (the model too), then open the course in JupyterLab (or Jupyter Notebook)
 	@bash scripts/lab.sh
 
-test: install model fmt vet gotest lab-quick check-exercises check-notebooks run-notebooks check-node lint-docker actionlint xla-test site test-browser ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
+test: install model fmt vet gotest lab-quick check-exercises check-notebooks check-node lint-docker actionlint xla-test site test-browser ## everything CI checks (DOCKER_BUILD=1: also build the image locally with podman)
 	@if [ "$${DOCKER_BUILD:-0}" = 1 ]; then scripts/docker-build-local.sh; fi
 	@echo "make test: all checks passed"
 
@@ -63,7 +63,7 @@ mutation: ## mutation testing of the exercises' tests (gremlins, every mutator, 
 check-notebooks: ## fail when a notebook's cells no longer match its lesson
 	$(GO) run ./cmd/course check
 
-run-notebooks: ## execute every notebook headless (temporary copies) and time each
+run-notebooks: ## execute every notebook headless on the pure-Go backend (temporary copies) and time each (not part of make test: its browser check runs every notebook on that backend, and xla-test runs them headless on xla:cpu)
 	$(GO) run ./cmd/course run
 
 notebooks: install ## regenerate notebooks from lessons and execute them (N=01 for one)
@@ -73,7 +73,10 @@ notebooks: install ## regenerate notebooks from lessons and execute them (N=01 f
 model-experiments: model ## the tests of lesson 11's experiments on the real model (layout, shifts, padding, packing, probes, precision, dynamic NTK's cache) on xla:cpu; minutes (10–126 s a test at a load of 10–20), not part of make test
 	@scripts/xla-test.sh --experiments
 
-model-results: model ## the long run of SmolLM2-135M (lesson 11): NLL by position to 16,384 under six scalings, passkey retrieval to 16k; resumable, into model/results (ARGS=--quick: 512-token windows, one trial, into build/; minutes)
+model-cells: model ## lesson 11's cells on xla:cpu (pkg/smollm/cells), each compared with the result committed for the pure-Go backend's notebook (CELLS_RECORD=1: rewrite pkg/smollm/cells/records from committed code); 2 to 4 min on 2 cores
+	dir=$$(scripts/xla-test.sh --plugin-dir) && PJRT_PLUGIN_LIBRARY_PATH=$$dir GOMLX_BACKEND=xla:cpu CELLS_RECORD=$(CELLS_RECORD) $(GO) test -count=1 -timeout 60m -v -run TestLive ./pkg/smollm/cells
+
+model-results: model ## the long run of SmolLM2-135M (lesson 11): NLL by position to 16,384 under six scalings, passkey retrieval to 16k; resumable, into model/results; about 5 h on 2 cores at the committed model-bench speed (it prints its estimate); ARGS=--quick: 512-token windows, one trial, into build/ (minutes)
 	@scripts/model-results.sh $(ARGS)
 
 bench: ## Go benchmarks and the textbook numpy code side by side (cmd/bench/results.json); the lab's training throughput, Go backend, XLA CPU and PyTorch (lab/results/throughput.json); the graph layer on xla:cpu; then make model-bench
@@ -105,7 +108,7 @@ lab-quick: ## the lab's quick runs (both suites: every model, scaling and fine-t
 	d=$$(mktemp -d) && GOMLX_BACKEND=go $(GO) run ./cmd/lab --quick --out "$$d" && \
 	GOMLX_BACKEND=go $(GO) run ./cmd/lab --suite layers --quick --out "$$d/layers" && rm -rf "$$d"
 
-lab-results: ## re-run the full lab, both suites, and rewrite lab/results (commit the code first; its time is in README)
+lab-results: ## re-run the full lab, both suites, and rewrite lab/results (commit the code first): about 4 h on an idle 2-core machine (3.3–6 h; README), resumable (lab/results/cells)
 	scripts/lab-results.sh
 
 actionlint: ## lint .github/workflows with actionlint v1.7.12 (built from tools/actionlint)

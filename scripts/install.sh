@@ -7,7 +7,7 @@
 #              jupyter-nbconvert, python3-nbclient, ... Pinned to Debian 12's
 #              versions on Debian 12. Installed with apt-get when run as root;
 #              otherwise the exact command is printed and the script fails.
-#   --gonb     GoNB v0.11.3, goimports and gopls v0.23.0, built from the pinned
+#   --gonb     GoNB v0.11.5, goimports and gopls v0.23.0, built from the pinned
 #              tools/ module into one folder per user, outside the checkout
 #              (~/.local/share/posenc-course/bin), and the "gonb" Jupyter
 #              kernel registered there: deleting or moving a checkout never
@@ -85,7 +85,7 @@ CHROMIUM_PACKAGE="chromium=156.0.8078.114-1~deb12u1"
 # JupyterLab's version is pinned in scripts/jupyterlab/requirements.in, and
 # with every dependency, by hash, in requirements.txt.
 JUPYTERLAB_VERSION=$(sed -n 's/^jupyterlab==\([^ ]*\).*/\1/p' "$LAB_REQUIREMENTS" 2>/dev/null || true)
-GONB_VERSION=v0.11.3 # also in tools/go.mod, which is what gets built
+GONB_VERSION=v0.11.5 # also in tools/go.mod, which is what gets built
 GOPLS_VERSION=v0.23.0
 
 DRY_RUN=0

@@ -11,13 +11,5 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 GO=${GO:-go}
-dir=${XLA_PLUGIN_DIR:-$ROOT/.tools/xla-cpu-test}
-if [ -z "${GOMLX_BACKEND:-}" ]; then
-	if [ -e "$dir/pjrt_c_api_cpu_plugin.so" ]; then
-		export PJRT_PLUGIN_LIBRARY_PATH=$dir GOMLX_BACKEND=xla:cpu
-	else
-		echo "model-results: no XLA CPU plugin in $dir (make xla-test installs one); running on the Go backend, about 20 times slower" >&2
-		export GOMLX_BACKEND=go
-	fi
-fi
+. scripts/xla-backend.sh model-results "about 20 times"
 "$GO" run ./cmd/modelresults "$@"

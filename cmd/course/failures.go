@@ -104,15 +104,27 @@ func dropElement(h, open string) string {
 
 // CellFailure returns what went wrong in an executed code cell, or nil.
 //
-// nbconvert and nbclient only see a cell fail when the kernel reports an
-// error (GoNB does for compile errors, with the details in an HTML display
-// before it). A Go program that panics or calls os.Exit(1) is, for Jupyter,
-// a cell that ran fine and wrote to stderr: GoNB adds a stderr line "exit
-// status N" (or "signal: killed") after the program's own output. Those are
-// failures here too.
+// nbconvert and nbclient see a cell fail when the kernel reports an error.
+// GoNB does for compile errors, with the details in an HTML display before
+// it. For a Go program that panics or calls os.Exit(1), GoNB writes a stderr
+// line "exit status N" (or "signal: killed") after the program's own output;
+// up to v0.11.3 that was all, and Jupyter saw a cell that ran fine. Since
+// v0.11.4 it also displays an HTML box that maps the stack trace's main.go
+// lines to cell lines ("Cell[3]: Line 2") and reports the error "exit status
+// N". Either way the program's stderr (the panic, log.Fatal's message) says
+// what went wrong, so such a cell is a "panic" or an "exit" with that text,
+// and the box's cell lines follow it.
+//
+// GoNB's nbexec -check_cells (v0.11.4) classifies cells much the same way,
+// but it is no replacement: it runs the whole notebook through a Jupyter
+// server and a headless browser, then prints a report, from a main package
+// that cannot be imported. The course's executor needs each cell's verdict
+// as the cell ends, to stop there, time it and name its lesson line.
 func CellFailure(cell map[string]any) *Failure {
 	var stderr strings.Builder
 	var lastHTML string
+	var errMsg string // the kernel's error, with the HTML report before it when there is one
+	exited := false   // the kernel's error is the program's exit status
 	for _, o := range CellOutputs(cell) {
 		switch o["output_type"] {
 		case "stream":
@@ -125,25 +137,44 @@ func CellFailure(cell map[string]any) *Failure {
 				lastHTML = h
 			}
 		case "error":
-			msg := fmt.Sprint(o["ename"], ": ", o["evalue"])
+			if errMsg != "" {
+				continue // the first error stopped the cell
+			}
+			errMsg = fmt.Sprint(o["ename"], ": ", o["evalue"])
+			exited = exitLine.MatchString(fmt.Sprint(o["evalue"]))
+			if exited {
+				break // the program's stderr says more: below
+			}
 			if lastHTML != "" {
-				msg = htmlText(lastHTML) + "\n" + msg
+				errMsg = htmlText(lastHTML) + "\n" + errMsg
 			} else if tb, ok := o["traceback"].([]any); ok && len(tb) > 0 {
 				var lines []string
 				for _, t := range tb {
 					lines = append(lines, fmt.Sprint(t))
 				}
-				msg = strings.Join(lines, "\n")
+				errMsg = strings.Join(lines, "\n")
 			}
-			return &Failure{Kind: "error", Message: plain(msg)}
 		}
+	}
+	if errMsg != "" && !exited {
+		return &Failure{Kind: "error", Message: plain(errMsg)}
+	}
+	// cellLines is the HTML box's mapping of the trace to cell lines, when
+	// GoNB (v0.11.4 and later) displayed one: after the trimmed message, so
+	// that a long stack trace does not push it out.
+	cellLines := ""
+	if exited && lastHTML != "" {
+		cellLines = "\n" + plain(htmlText(lastHTML))
 	}
 	errText := stderr.String()
 	if i := strings.Index(errText, "panic:"); i >= 0 {
-		return &Failure{Kind: "panic", Message: plain(errText[i:])}
+		return &Failure{Kind: "panic", Message: plain(errText[i:]) + cellLines}
 	}
 	if exitLine.MatchString(errText) {
-		return &Failure{Kind: "exit", Message: plain(errText)}
+		return &Failure{Kind: "exit", Message: plain(errText) + cellLines}
+	}
+	if exited { // an exit status with no stderr to show for it
+		return &Failure{Kind: "exit", Message: plain(errMsg) + cellLines}
 	}
 	return nil
 }

@@ -8,13 +8,22 @@ import (
 	"testing"
 )
 
+// gonbVersions are the GoNB releases whose real outputs are in testdata:
+// v0.11.3, which the course installed before, is what a learner who has not
+// rerun scripts/install.sh still has.
+var gonbVersions = []string{"v0.11.3", "v0.11.5"}
+
 // gonbOutputs returns the last executed cell of small notebooks run through
-// Jupyter with GoNB v0.11.3 (testdata/gonb-outputs.json): real outputs of a
-// panic, an os.Exit(3), a compile error, a failed lesson.Check, and a clean
-// cell.
-func gonbOutputs(t *testing.T) map[string]map[string]any {
+// Jupyter with GoNB version (testdata/gonb-VERSION-outputs.json): real outputs
+// of a panic, an os.Exit(3), a compile error, a failed lesson.Check, and a
+// clean cell; v0.11.5's also of a log.Fatalf. v0.11.5's were captured by
+// copying testdata/gonb-lessons/*.md into lessons/ and running
+// go run ./cmd/course -keep run 91 92 93 94 95 96 with that kernel, then
+// taking each executed notebook's last cell, with the temporary folder's path
+// replaced by /tmp/ and the checkout's by /tmp/ft/.
+func gonbOutputs(t *testing.T, version string) map[string]map[string]any {
 	t.Helper()
-	data, err := os.ReadFile("testdata/gonb-outputs.json")
+	data, err := os.ReadFile("testdata/gonb-" + version + "-outputs.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,29 +46,60 @@ func cellWith(outputs ...map[string]any) map[string]any {
 	return map[string]any{"cell_type": "code", "outputs": outs}
 }
 
-func TestCellFailure(t *testing.T) {
-	real := gonbOutputs(t)
-	tests := []struct {
-		name     string
-		cell     map[string]any
-		wantKind string   // "" for no failure
-		wantMsg  []string // substrings of the message
-		notMsg   []string
-	}{
+type cellFailureTest struct {
+	name     string
+	cell     map[string]any
+	wantKind string   // "" for no failure
+	wantMsg  []string // substrings of the message
+	notMsg   []string
+}
+
+// gonbFailureTests are the cases on version's real outputs.
+func gonbFailureTests(t *testing.T, version string) []cellFailureTest {
+	real := gonbOutputs(t, version)
+	compileMsg := `Cell[3]: Line 2 ./main.go:13:13:  cannot use "s" (untyped string constant) as int value`
+	tests := []cellFailureTest{
 		{name: "panic", cell: real["91-panic"], wantKind: "panic",
 			wantMsg: []string{"panic: assignment to entry in nil map", "main.go:13", "exit status 2"}},
 		{name: "os.Exit(3)", cell: real["92-exit"], wantKind: "exit", wantMsg: []string{"exit status 3"}},
 		{name: "compile error", cell: real["93-compile"], wantKind: "error",
-			wantMsg: []string{`Cell[3]: Line 2 ./main.go:13:13:  cannot use "s" (untyped string constant) as int value`, "go build"},
+			wantMsg: []string{compileMsg, "go build"},
 			notMsg:  []string{"<span", "flag.Parse()", "# gonb_", ".gonb-err-location"}},
 		{name: "failed lesson.Check", cell: real["95-check"], wantKind: "panic",
 			wantMsg: []string{"lesson check failed: PE(1)[0] = 0.8415, but the text says 0.9"}},
 		{name: "clean cell", cell: real["96-ok"]},
+	}
+	if version == "v0.11.3" {
+		return tests
+	}
+	// From v0.11.4 GoNB reports a non-zero exit as an error and maps the
+	// stack trace's lines to the cell's in an HTML box; its compile error
+	// report has one space less.
+	tests[0].wantMsg = append(tests[0].wantMsg, "Cell[3]: Line 3 /tmp/gonb_d6d29b7b/main.go:13 +0x67")
+	tests[0].notMsg = []string{"ERROR:", "<span", "flag.Parse()"}
+	tests[1].notMsg = []string{"ERROR:"}
+	tests[2].wantMsg[0] = strings.Replace(compileMsg, ":  ", ": ", 1)
+	tests[3].wantMsg = append(tests[3].wantMsg, "Cell[3]: Line 2 ")
+	return append(tests, cellFailureTest{name: "log.Fatalf", cell: real["94-fatal"], wantKind: "exit",
+		wantMsg: []string{"bad input: 1\nexit status 1"}, notMsg: []string{"ERROR:"}})
+}
+
+func TestCellFailure(t *testing.T) {
+	for _, version := range gonbVersions {
+		t.Run("GoNB "+version, func(t *testing.T) { testCellFailure(t, gonbFailureTests(t, version)) })
+	}
+	testCellFailure(t, []cellFailureTest{
 		{name: "stderr that is not a failure", cell: cellWith(stream("stderr", "posenc: backend go: GOMLX_BACKEND is set\n"), stream("stdout", "exit status is fine mid-line\n"))},
 		{name: "killed", cell: cellWith(stream("stdout", "working\n"), stream("stderr", "signal: killed\n")), wantKind: "exit", wantMsg: []string{"signal: killed"}},
 		{name: "error without HTML", cell: cellWith(map[string]any{"output_type": "error", "ename": "ERROR", "evalue": "x", "traceback": []any{"special command failed"}}),
 			wantKind: "error", wantMsg: []string{"special command failed"}},
-	}
+		{name: "exit status error without stderr", cell: cellWith(map[string]any{"output_type": "error", "ename": "ERROR", "evalue": "exit status 4", "traceback": []any{"exit status 4"}}),
+			wantKind: "exit", wantMsg: []string{"exit status 4"}},
+	})
+}
+
+func testCellFailure(t *testing.T, tests []cellFailureTest) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := CellFailure(tt.cell)
@@ -155,23 +195,26 @@ func TestExecutorStopsWhereGoSeesFailure(t *testing.T) {
 	if err != nil {
 		t.Skip("no python3")
 	}
-	script := `import json, sys
+	for _, version := range gonbVersions {
+		script := `import json, sys
 sys.path.insert(0, ".")
 from execute import quick_failure
-cells = json.load(open("testdata/gonb-outputs.json"))
+cells = json.load(open(sys.argv[1]))
 print(json.dumps({k: quick_failure(v) for k, v in cells.items()}))`
-	cmd := exec.Command(py, "-B", "-c", script) // -B: no __pycache__ in the source tree
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("python3: %v", err)
-	}
-	var stops map[string]bool
-	if err := json.Unmarshal(out, &stops); err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
-	for name, cell := range gonbOutputs(t) {
-		if want := CellFailure(cell) != nil; stops[name] != want {
-			t.Errorf("%s: execute.py stops = %v; CellFailure says failed = %v", name, stops[name], want)
+		// -B: no __pycache__ in the source tree
+		cmd := exec.Command(py, "-B", "-c", script, "testdata/gonb-"+version+"-outputs.json")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("python3: %v", err)
+		}
+		var stops map[string]bool
+		if err := json.Unmarshal(out, &stops); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		for name, cell := range gonbOutputs(t, version) {
+			if want := CellFailure(cell) != nil; stops[name] != want {
+				t.Errorf("GoNB %s, %s: execute.py stops = %v; CellFailure says failed = %v", version, name, stops[name], want)
+			}
 		}
 	}
 }

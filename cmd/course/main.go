@@ -384,7 +384,9 @@ type runRecord struct {
 }
 
 // recordRun writes the notebook's wall time into build/course-run.json,
-// keeping the other notebooks' entries.
+// keeping the other notebooks' entries. Only runs on the pure-Go backend are
+// recorded: that is the backend of the browser check's kernel, and a faster
+// XLA run must not shrink its budget.
 func (c *course) recordRun(l *Lesson, wall time.Duration, cells int) error {
 	path := filepath.Join(c.root, "build", "course-run.json")
 	var runs struct {
@@ -399,6 +401,9 @@ func (c *course) recordRun(l *Lesson, wall time.Duration, cells int) error {
 	backend := c.opts.backend
 	if backend == "" {
 		backend = os.Getenv("GOMLX_BACKEND")
+	}
+	if backend != "" && backend != "go" {
+		return nil
 	}
 	runs.Notebooks[l.NotebookName()] = runRecord{
 		Seconds: math.Round(wall.Seconds()*10) / 10,

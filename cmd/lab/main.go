@@ -3,7 +3,7 @@
 // on loss and on recall, and writes the results (results.json), the first
 // seed's checkpoints and figures.
 //
-//	go run ./cmd/lab                   # lesson 8's lab (make lab-results; its time is in README)
+//	go run ./cmd/lab                   # lesson 8's lab (make lab-results; its time is in README; resumes from <out>/cells)
 //	go run ./cmd/lab --suite layers    # lesson 9's layer patterns, into lab/results/layers
 //	go run ./cmd/lab --quick --out /tmp/lab   # a small run for CI (seconds)
 //	go run ./cmd/lab --encodings rope,alibi --seeds 1 --steps 500 --out /tmp/lab
@@ -61,8 +61,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	suite := fs.String("suite", "lab", "what to run: lab (lesson 8) or layers (lesson 9's layer patterns)")
 	quick := fs.Bool("quick", false, "a small, fast version of the suite (CI): few steps, short lengths")
 	encodings := fs.String("encodings", "", "comma-separated encodings to train (default the suite's: none,sinusoidal,learned,rope,alibi,t5 for lab)")
-	variants := fs.Bool("variants", true, "also train the suite's variants (rope-hd8; rope-nope-3:1 and p-rope)")
-	seeds := fs.String("seeds", "", "comma-separated seeds (default the suite's: 1,2,3)")
+	variants := fs.Bool("variants", true, "also train the suite's variants (rope-hd8 and the controls for the gaps at L; rope-nope-3:1 and p-rope)")
+	seeds := fs.String("seeds", "", "comma-separated seeds (default the suite's: 1,2,3,4,5; the controls take the first three)")
 	steps := fs.Int("steps", 0, "training steps per model (0: the suite's)")
 	finetune := fs.Int("finetune-steps", -1, "steps of each 4L fine-tune, with and without PI (-1: the suite's, 0: none)")
 	bench := fs.Bool("bench", false, "instead: measure training tokens/s of GoMLX (Go backend, XLA CPU when installed) and PyTorch side by side (make bench)")
@@ -177,6 +177,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		Observer:   report.NewProgress(stderr, c.TotalSteps()),
 		Provenance: report.NewProvenance(command, ".", config+" ("+backend.Description()+")"),
 		Finish:     report.Finish,
+		SameCode:   report.SameCode("."),
 	})
 	if err != nil {
 		return err

@@ -95,7 +95,7 @@ func TestExitCode(t *testing.T) {
 // results and figures, then the figures redrawn from its results.
 func TestTinyRun(t *testing.T) {
 	if testing.Short() {
-		t.Skip("trains two models and two fine-tunes")
+		t.Skip("trains two models, two fine-tunes and the controls")
 	}
 	t.Setenv("GOMLX_BACKEND", "go")
 	dir := t.TempDir()
@@ -104,7 +104,7 @@ func TestTinyRun(t *testing.T) {
 	if err := run(args, &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
-	for _, want := range []string{"rope-hd8", "rope+pi-finetune", "rope+yarn-notemp", "wrote " + filepath.Join(dir, "results.json") + " and 9 figures"} {
+	for _, want := range []string{"rope-hd8", "rope+pi-finetune", "rope+yarn-notemp", "sinusoidal-scaled", "wrote " + filepath.Join(dir, "results.json") + " and 10 figures"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
 		}
@@ -126,13 +126,13 @@ func TestTinyRun(t *testing.T) {
 	if p := res.Provenance; p.Command != "go run ./cmd/lab "+strings.Join(args, " ") || !strings.HasPrefix(p.Backend, "go") {
 		t.Errorf("provenance %+v; want the command and the Go backend", p)
 	}
-	if got := len(res.Runs); got != 2+len(lab.Methods)+2 {
-		t.Errorf("%d runs; want rope, rope-hd8, rope's %d scalings and 2 fine-tunes", got, len(lab.Methods))
+	if got := len(res.Runs); got != 2+len(lab.Methods)+2+len(lab.Controls()) {
+		t.Errorf("%d runs; want rope, rope-hd8, rope's %d scalings, 2 fine-tunes and the %d controls", got, len(lab.Methods), len(lab.Controls()))
 	}
 	figures := filepath.Join(dir, "figures")
 	pngs, _ := filepath.Glob(filepath.Join(figures, "*.png"))
-	if len(pngs) != 9 {
-		t.Errorf("figures %v; want 9", pngs)
+	if len(pngs) != 10 {
+		t.Errorf("figures %v; want 10", pngs)
 	}
 	// --redraw draws them again from results.json, training nothing.
 	if err := os.RemoveAll(figures); err != nil {
@@ -143,7 +143,7 @@ func TestTinyRun(t *testing.T) {
 	if err := run([]string{"--redraw", "--out", dir}, &stdout, &stderr); err != nil {
 		t.Fatalf("--redraw: %v\n%s", err, stderr.String())
 	}
-	if again, _ := filepath.Glob(filepath.Join(figures, "*.png")); !slices.Equal(again, pngs) || !strings.Contains(stdout.String(), "9 figures") {
+	if again, _ := filepath.Glob(filepath.Join(figures, "*.png")); !slices.Equal(again, pngs) || !strings.Contains(stdout.String(), "10 figures") {
 		t.Errorf("--redraw drew %v (%q); want %v", again, stdout.String(), pngs)
 	}
 }

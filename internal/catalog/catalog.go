@@ -54,6 +54,7 @@ var Lessons = []Lesson{
 	{8, "The length-extrapolation lab"},
 	{9, "Today's models"},
 	{10, "Production and beyond text"},
+	{11, "A real model"},
 }
 
 // LessonTitle returns lesson n's short title, or "" when there is none.

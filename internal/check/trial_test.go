@@ -17,6 +17,7 @@ package check
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/cmplx"
 	"slices"
@@ -726,18 +727,19 @@ func trialBF16Ilogb(x float64) float64 {
 
 // ---- The trial ---------------------------------------------------------------
 
+// appendAttempts appends exercise num's attempts, one per kind, in the
+// order of their names.
+func appendAttempts(out []attempt, num int, ex func(kind string) *Exercise, kinds map[string][]string) []attempt {
+	for _, k := range slices.Sorted(maps.Keys(kinds)) {
+		out = append(out, attempt{num: num, name: k, names: kinds[k], ex: ex(k)})
+	}
+	return out
+}
+
 func trialAttempts() []attempt {
 	var out []attempt
 	add := func(num int, ex func(kind string) *Exercise, kinds map[string][]string) {
-		for _, k := range slices.Sorted(func(yield func(string) bool) {
-			for k := range kinds {
-				if !yield(k) {
-					return
-				}
-			}
-		}) {
-			out = append(out, attempt{num: num, name: k, names: kinds[k], ex: ex(k)})
-		}
+		out = appendAttempts(out, num, ex, kinds)
 	}
 	add(24, func(k string) *Exercise {
 		return ProportionalRoPE(trial24(k), entries[24].Cases.(ProportionalRoPECases))
@@ -909,9 +911,9 @@ type trialCounts struct {
 	holeNames, unnamed                     []string
 }
 
-func runTrial() map[int]*trialCounts {
+func runTrial(attempts []attempt) map[int]*trialCounts {
 	byNum := map[int]*trialCounts{}
-	for _, a := range trialAttempts() {
+	for _, a := range attempts {
 		c := byNum[a.num]
 		if c == nil {
 			c = &trialCounts{}
@@ -973,7 +975,7 @@ func hintByName(name string) *Hint {
 const trialEnforced = true
 
 func TestLearnerTrial(t *testing.T) {
-	byNum := runTrial()
+	byNum := runTrial(trialAttempts())
 	var wrong, holes, namedN, caught int
 	for num := 24; num <= 33; num++ {
 		c := byNum[num]

@@ -7,16 +7,20 @@
 //	vocab.go     characters and the recall task's key tokens
 //	data.go      the corpus, training batches, evaluation windows that end
 //	             on the same targets at every length
-//	recall.go    the recall task: key–value pairs in text, a key asked again
+//	recall.go    the recall task: key–value pairs in text, each key asked again
+//	             once, at a distance drawn evenly over the training length
 //	model.go     the model, and where each encoding enters it
 //	optimizer.go the learning-rate schedule and Adam with a clipped gradient norm
 //	train.go     training, with a learning curve
 //	eval.go      loss by position and recall on probes
 //	scaling.go   RoPE's scaling methods at evaluation time, and their controls
-//	config.go    what a run trains and evaluates (DefaultConfig, LayersConfig)
+//	config.go    what a run trains and evaluates (DefaultConfig, LayersConfig,
+//	             the controls for the gaps at L)
 //	run.go       RunLab: every model, every seed
-//	results.go   results.json, and its numbers pooled over seeds
+//	cells.go     each finished model and seed on disk, for resuming a run
+//	results.go   results.json, its numbers over seeds, per-probe outcomes
 //	stats.go     Wilson intervals and the spread over seeds
+//	paired.go    exact McNemar, and bootstraps over seeds and probes
 //
 // Reporting (figures, tables, the progress bar, provenance) lives in
 // package report beside it; cmd/lab runs it.

@@ -113,10 +113,26 @@ type Probes struct {
 // their text from valid; seed fixes them (the same seed, length and depth
 // always give the same probes).
 func NewProbes(valid []int32, seqLen int, depth float64, pairs, n int, seed uint64) (Probes, error) {
+	if !(depth >= 0 && depth <= 1) {
+		return Probes{}, fmt.Errorf("lab: probe depth must be in [0, 1], got %g", depth)
+	}
 	rng := rand.New(rand.NewPCG(seed, uint64(seqLen)<<32|uint64(math.Round(depth*1e6))))
+	return drawProbes(rng, valid, seqLen, ProbeOffset(seqLen, depth), pairs, n)
+}
+
+// NewProbesAt returns n probes of seqLen tokens with the probed pair's key
+// at offset and pairs pairs (ProbeAt), their text from valid; seed fixes
+// them, and every offset and number of pairs draws its own.
+func NewProbesAt(valid []int32, seqLen, offset, pairs, n int, seed uint64) (Probes, error) {
+	rng := rand.New(rand.NewPCG(seed, uint64(seqLen)<<32|uint64(offset)<<8|uint64(pairs)|1<<63))
+	return drawProbes(rng, valid, seqLen, offset, pairs, n)
+}
+
+// drawProbes draws n probes from rng, each from text at a random place.
+func drawProbes(rng *rand.Rand, valid []int32, seqLen, offset, pairs, n int) (Probes, error) {
 	var p Probes
 	for range n {
-		in, v, err := Probe(rng, valid, rng.IntN(len(valid)-seqLen), seqLen, depth, pairs)
+		in, v, err := ProbeAt(rng, valid, rng.IntN(len(valid)-seqLen), seqLen, offset, pairs)
 		if err != nil {
 			return Probes{}, err
 		}
@@ -128,16 +144,26 @@ func NewProbes(valid []int32, seqLen int, depth float64, pairs, n int, seed uint
 // RecallCorrect returns how many of the probes the model answers: the
 // value is its most likely next token after the last one.
 func (e *Evaluator) RecallCorrect(p Probes) (int, error) {
-	b := Batch{Inputs: p.Inputs, Targets: p.Inputs} // the targets are not used
-	_, answer, err := e.run(b)
-	if err != nil {
-		return 0, err
-	}
+	answered, err := e.RecallOutcomes(p)
 	correct := 0
-	for i, a := range answer {
-		if a == p.Values[i] {
+	for _, ok := range answered {
+		if ok {
 			correct++
 		}
 	}
-	return correct, nil
+	return correct, err
+}
+
+// RecallOutcomes returns, for each probe, whether the model answers it.
+func (e *Evaluator) RecallOutcomes(p Probes) ([]bool, error) {
+	b := Batch{Inputs: p.Inputs, Targets: p.Inputs} // the targets are not used
+	_, answer, err := e.run(b)
+	if err != nil {
+		return nil, err
+	}
+	answered := make([]bool, len(answer))
+	for i, a := range answer {
+		answered[i] = a == p.Values[i]
+	}
+	return answered, nil
 }

@@ -349,8 +349,17 @@ func TestConfigValidate(t *testing.T) {
 		{"recall fraction", func(c *Config) { c.RecallFrac = 1.5 }, "recall fraction must be in [0, 1]"},
 		{"no pairs", func(c *Config) { c.Recall.Pairs = 0 }, "recall pairs must be in [1, 16], got 0"},
 		{"more pairs than keys", func(c *Config) { c.Recall.Pairs = NumKeys + 1 }, "recall pairs must be in [1, 16], got 17"},
-		{"no queries", func(c *Config) { c.Recall.Queries = 0 }, "recall queries must be positive"},
-		{"recall too long", func(c *Config) { c.Recall = Recall{Pairs: 16, Queries: 20} }, "need 72 tokens, more than the length 64"},
+		{"no queries", func(c *Config) { c.Recall.Queries = 0 }, "recall queries must be in [1, pairs = 8] (each key asked once), got 0"},
+		{"a key asked twice", func(c *Config) { c.Recall = Recall{Pairs: 4, Queries: 12} }, "recall queries must be in [1, pairs = 4]"},
+		{"recall too long", func(c *Config) { c.Recall = Recall{Pairs: 9, Queries: 8} }, "need 68 tokens of room (twice the 34 they take), more than the length 64"},
+		{"probe pairs", func(c *Config) { c.ProbePairs = NumKeys + 1 }, "probe pairs must be in [0, 16] and fit in 64 tokens, got 17"},
+		{"first offset", func(c *Config) { c.FirstOffset = 62 }, "first offset must be in [0, 61], got 62"},
+		{"distractors", func(c *Config) { c.Distractors = []int{0, 16} }, "distractors must be in [0, 15] and fit in 64 tokens, got 16"},
+		{"sweep depth", func(c *Config) { c.SweepDepth = 2 }, "depths must be in [0, 1], got 2"},
+		{"variant steps", func(c *Config) { c.Variants = []Variant{{Name: "s", Encoding: RoPE, Steps: -1}} }, "variant s: steps must not be negative, got -1"},
+		{"variant lengths", func(c *Config) { c.Variants = []Variant{{Name: "s", Encoding: RoPE, Lengths: -1}} }, "variant s: lengths must not be negative, got -1"},
+		{"variant seeds", func(c *Config) { c.Variants = []Variant{{Name: "s", Encoding: RoPE, Seeds: -1}} }, "variant s: seeds must not be negative, got -1"},
+		{"scaled embeddings of RoPE", func(c *Config) { c.Variants = []Variant{{Name: "s", Encoding: RoPE, ScaleEmbeddings: true}} }, "scaled embeddings apply to sinusoidal only, not rope"},
 		{"recall unused", func(c *Config) { c.RecallFrac, c.Recall = 0, Recall{} }, ""},
 		{"answer weight", func(c *Config) { c.AnswerWeight = -1 }, "answer weight must not be negative"},
 		{"valid every", func(c *Config) { c.ValidEvery = -1 }, "validation interval must not be negative"},
@@ -369,6 +378,13 @@ func TestConfigValidate(t *testing.T) {
 		{"NoPE layers of ALiBi", func(c *Config) { c.Variants = []Variant{{Name: "a", Encoding: ALiBi, NoPEEvery: 4}} }, "variant a: lab: NoPE layers and p-RoPE apply to rope only, not alibi"},
 		{"p-RoPE of T5", func(c *Config) { c.Variants = []Variant{{Name: "p", Encoding: T5, Proportion: 0.5}} }, "apply to rope only, not t5"},
 		{"proportion past 1", func(c *Config) { c.Variants = []Variant{{Name: "p", Encoding: RoPE, Proportion: 1.5}} }, "variant p: lab: rope proportion must be in [0, 1], got 1.5"},
+		{"seed twice", func(c *Config) { c.Seeds = []int64{1, 2, 1} }, "seeds must differ, got 1 twice"},
+		{"encoding twice", func(c *Config) { c.Encodings = []Encoding{RoPE, ALiBi, RoPE} }, "encodings must differ, got rope twice"},
+		{"variant twice", func(c *Config) {
+			c.Variants = []Variant{{Name: "v", Encoding: RoPE, Heads: 8}, {Name: "v", Encoding: ALiBi}}
+		}, `variant names must differ, got "v" twice`},
+		{"variant named as a scaled evaluation", func(c *Config) { c.Variants = []Variant{{Name: "rope+pi", Encoding: RoPE}} }, `got "rope+pi"`},
+		{"NoPE every past the layers", func(c *Config) { c.Variants = []Variant{{Name: "n", Encoding: RoPE, NoPEEvery: 3}} }, "variant n: nope_every must be at most the layers (2), got 3"},
 		{"negative NoPE every", func(c *Config) { c.Variants = []Variant{{Name: "n", Encoding: RoPE, NoPEEvery: -4}} }, "NoPE every must not be negative, got -4"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -489,13 +505,41 @@ func TestTotalSteps(t *testing.T) {
 		c    Config
 		want int
 	}{
-		{"DefaultConfig", d, 3 * (7*d.Steps + 2*d.FinetuneSteps)}, // three seeds of six encodings and rope-hd8, and the two fine-tunes
-		{"LayersConfig", l, 3 * 4 * l.Steps},                      // no fine-tune
-		{"without rope", noRoPE, 3 * 3 * d.Steps},                 // alibi, t5, rope-hd8: no fine-tune
-		{"Quick", q, 2 * (7*q.Steps + 2*q.FinetuneSteps)},
+		// Five seeds of six encodings and rope-hd8, and the two fine-tunes;
+		// three of the controls: five of 2,000 steps, two of 4,000.
+		{"DefaultConfig", d, 5*(7*d.Steps+2*d.FinetuneSteps) + 3*(5*d.Steps+2*4000)},
+		{"LayersConfig", l, 5 * 4 * l.Steps},                         // no fine-tune, no controls
+		{"without rope", noRoPE, 5*3*d.Steps + 3*(5*d.Steps+2*4000)}, // alibi, t5, rope-hd8: no fine-tune
+		// Two seeds of the models, one of the controls, the long ones twice the steps.
+		{"Quick", q, 2*(7*q.Steps+2*q.FinetuneSteps) + (5*q.Steps + 2*2*q.Steps)},
 	} {
 		if got := c.c.TotalSteps(); got != c.want {
 			t.Errorf("%s: %d; want %d", c.name, got, c.want)
 		}
+	}
+}
+
+// TestQuickLeavesItsArgument checks that Quick returns a copy: the
+// caller's variants keep their heads and NoPE layers.
+func TestQuickLeavesItsArgument(t *testing.T) {
+	c := LayersConfig()
+	before := slices.Clone(c.Variants)
+	Quick(c)
+	if !slices.Equal(c.Variants, before) {
+		t.Errorf("Quick changed its argument's variants: %+v; were %+v", c.Variants, before)
+	}
+}
+
+// TestTrainingNeedsValidBatch checks that a learning curve without a
+// validation batch is a clear error, not a panic in the first evaluation.
+func TestTrainingNeedsValidBatch(t *testing.T) {
+	tr := DefaultConfig().training(1)
+	err := tr.Validate()
+	if err == nil || !strings.Contains(err.Error(), "validation every 100 steps needs a validation batch") {
+		t.Errorf("Validate() = %v; want the missing validation batch named", err)
+	}
+	tr.Valid = Batch{Inputs: [][]int32{{1, 2, 3, 4}}}
+	if err := tr.Validate(); err != nil {
+		t.Errorf("with a validation batch: %v", err)
 	}
 }

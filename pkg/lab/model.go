@@ -65,6 +65,9 @@ type Model struct {
 	// each head's pairs, the highest-frequency ones, the others left as they
 	// are (p-RoPE, Barbero et al. 2024; posenc.ProportionalScaling).
 	Proportion float64
+	// ScaleEmbeddings (sinusoidal only) multiplies the token embeddings by
+	// √Dim before the table is added, as Vaswani et al. (2017, §3.4) do.
+	ScaleEmbeddings bool
 }
 
 // Validate reports the first invalid field of m, naming it.
@@ -88,6 +91,9 @@ func (m Model) Validate() error {
 	}
 	if (m.NoPEEvery != 0 || m.Proportion != 0) && m.Encoding != RoPE {
 		return fmt.Errorf("lab: NoPE layers and p-RoPE apply to rope only, not %s", m.Encoding)
+	}
+	if m.ScaleEmbeddings && m.Encoding != Sinusoidal {
+		return fmt.Errorf("lab: scaled embeddings apply to sinusoidal only, not %s", m.Encoding)
 	}
 	if m.NoPEEvery < 0 {
 		return fmt.Errorf("lab: NoPE every must not be negative, got %d", m.NoPEEvery)
@@ -170,7 +176,7 @@ func (m Model) Logits(scope *model.Scope, tokens *graph.Node) *graph.Node {
 func (m Model) preEncoder(scope *model.Scope) pos.PreEncoder {
 	switch m.Encoding {
 	case Sinusoidal:
-		return posgraph.NewSinusoidalEncoder(posenc.NewSinusoidal(m.Dim), false)
+		return posgraph.NewSinusoidalEncoder(posenc.NewSinusoidal(m.Dim), m.ScaleEmbeddings)
 	case Learned:
 		return posgraph.NewLearnedEncoder(scope.In("positions"), posenc.NewLearned(m.TrainLen, m.Dim))
 	}

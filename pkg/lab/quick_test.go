@@ -42,7 +42,36 @@ var quickRuns = []string{
 	"none", "sinusoidal", "learned", "rope", "alibi", "t5", "rope-hd8",
 	"rope+pi", "rope+ntk", "rope+dynamic", "rope+ntk-eff", "rope+yarn", "rope+yarn-notemp",
 	"rope+pi-finetune", "rope-finetune",
+	"sinusoidal-scaled", "sinusoidal-text", "learned-text", "rope-text", "alibi-text", "sinusoidal-long", "learned-long",
 }
+
+// cellDistance is the distance a recall cell of c should record.
+func cellDistance(c Config, cell RecallCell) int {
+	if cell.Kind == ProbeFirst {
+		return ProbeDistance(cell.Length, 0)
+	}
+	return ProbeDistance(cell.Length, ProbeOffsetFrom(cell.Length, cell.Depth, c.FirstOffset))
+}
+
+// recallCells is the number of recall cells per length of c: the depth
+// probes, the first token, and for a trained model (not a scaled
+// evaluation or a fine-tune) the single pairs and the distractor sweep.
+func recallCells(c Config, r Run) int {
+	n := len(c.Depths)
+	if c.FirstOffset > 0 {
+		n++
+	}
+	if r.Scaling == "" && !strings.HasSuffix(r.Name, "finetune") {
+		n += len(c.Distractors)
+		if c.SinglePair {
+			n += len(c.Depths)
+		}
+	}
+	return n
+}
+
+// extraRun reports whether r ran the extra probes (recallCells).
+func extraRun(r Run) bool { return r.Scaling == "" && !strings.HasSuffix(r.Name, "finetune") }
 
 // sameNumbers reports whether a and b measured the same, their times
 // aside.
@@ -94,8 +123,12 @@ func TestQuickLab(t *testing.T) {
 		if got := res.Names(); !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(quickRuns))) {
 			t.Errorf("runs %v; want %v", got, quickRuns)
 		}
-		if len(res.Runs) != len(quickRuns)*len(c.Seeds) {
-			t.Errorf("%d runs; want %d: %d names × %d seeds", len(res.Runs), len(quickRuns)*len(c.Seeds), len(quickRuns), len(c.Seeds))
+		want := 0
+		for _, name := range quickRuns {
+			want += len(c.VariantSeedsOf(name))
+		}
+		if len(res.Runs) != want {
+			t.Errorf("%d runs; want %d, every name for its seeds", len(res.Runs), want)
 		}
 		for _, name := range quickRuns {
 			runs, err := res.Seeds(name)
@@ -107,8 +140,8 @@ func TestQuickLab(t *testing.T) {
 			for _, r := range runs {
 				seeds = append(seeds, r.Seed)
 			}
-			if !slices.Equal(seeds, c.Seeds) {
-				t.Errorf("%s: seeds %v; want %v", name, seeds, c.Seeds)
+			if !slices.Equal(seeds, c.VariantSeedsOf(name)) {
+				t.Errorf("%s: seeds %v; want %v", name, seeds, c.VariantSeedsOf(name))
 			}
 		}
 		// Each seed's models start from their own weights and data.
@@ -121,26 +154,31 @@ func TestQuickLab(t *testing.T) {
 		if got, want := obs.steps, c.TotalSteps(); got != want {
 			t.Errorf("%d steps reported; want TotalSteps() = %d", got, want)
 		}
-		if got, want := len(obs.begun), (7+2)*len(c.Seeds); got != want {
+		if got, want := len(obs.begun), (7+2)*len(c.Seeds)+len(Controls()); got != want {
 			t.Errorf("%d trainings begun (%v); want %d", got, obs.begun, want)
 		}
 		if obs.done != len(res.Runs) || obs.bad != "" {
 			t.Errorf("%d runs done, %d in the results; steps out of order: %q", obs.done, len(res.Runs), obs.bad)
 		}
 		p := res.Provenance
-		if p.Command != "test" || p.Backend != "go" || p.Started == "" || p.PeakRSSMiB != float64(finished) || finished < len(res.Runs) {
-			t.Errorf("provenance %+v after %d calls of Finish; want the command and backend given, a start, Finish's last value", p, finished)
+		if p.Command != "test" || p.Backend != "go" || p.Started == "" || p.PeakRSSMiB != float64(finished) || finished < 7*len(c.Seeds)+len(Controls()) {
+			t.Errorf("provenance %+v after %d calls of Finish; want the command and backend given, a start, Finish's last value, at least once a cell", p, finished)
 		}
 	})
 
 	t.Run("lengths", func(t *testing.T) {
 		for _, r := range res.Runs {
-			if len(r.Lengths) != len(c.Multiples) || len(r.Recall) != len(c.Multiples)*len(c.Depths) {
-				t.Errorf("%s s%d: %d lengths and %d recall cells; want %d and %d", r.Name, r.Seed, len(r.Lengths), len(r.Recall), len(c.Multiples), len(c.Multiples)*len(c.Depths))
+			lengths := len(c.Multiples)
+			if slices.ContainsFunc(Controls(), func(v Variant) bool { return v.Name == r.Name }) {
+				lengths = 1 // a control is evaluated at L only
+			}
+			if len(r.Lengths) != lengths || len(r.Recall) != lengths*recallCells(c, r) {
+				t.Errorf("%s s%d: %d lengths and %d recall cells; want %d and %d", r.Name, r.Seed, len(r.Lengths), len(r.Recall), lengths, lengths*recallCells(c, r))
 				continue
 			}
+			learned := r.Encoding == Learned
 			for i, l := range r.Lengths {
-				want := r.Name != "learned" || l.Multiple == 1 // a learned table has no rows past L
+				want := !learned || l.Multiple == 1 // a learned table has no rows past L
 				if l.Multiple != c.Multiples[i] || l.Length != l.Multiple*c.TrainLen || l.Defined != want {
 					t.Errorf("%s s%d: length %+v; want %d×L, defined %t", r.Name, r.Seed, l, c.Multiples[i], want)
 				}
@@ -148,11 +186,51 @@ func TestQuickLab(t *testing.T) {
 					t.Errorf("%s s%d at %d×L: loss %g over %d positions; want a loss of a model that learned something, at every position", r.Name, r.Seed, l.Multiple, l.Mean, len(l.PerPosition))
 				}
 			}
+			kinds := map[string]int{}
 			for _, cell := range r.Recall {
-				want := r.Name != "learned" || cell.Multiple == 1
-				if cell.Defined != want || cell.N != c.Probes || cell.Correct < 0 || cell.Correct > cell.N ||
-					cell.Distance != ProbeDistance(cell.Length, ProbeOffset(cell.Length, cell.Depth)) {
-					t.Errorf("%s s%d: recall %+v; want defined %t, %d probes", r.Name, r.Seed, cell, want, c.Probes)
+				kinds[cell.Kind]++
+				want := !learned || cell.Multiple == 1
+				if cell.Defined != want || cell.N != c.Probes || cell.Correct < 0 || cell.Correct > cell.N || cell.Distance != cellDistance(c, cell) {
+					t.Errorf("%s s%d: recall %+v; want defined %t, %d probes, distance %d", r.Name, r.Seed, cell, want, c.Probes, cellDistance(c, cell))
+				}
+				hits := 0
+				for _, ok := range cell.Outcomes.Bools(cell.N) {
+					if ok {
+						hits++
+					}
+				}
+				if cell.Defined && (hits != cell.Correct || len(cell.Outcomes) != (cell.N+7)/8) {
+					t.Errorf("%s s%d: recall %+v: %d outcomes answered; want the %d correct, %d bytes", r.Name, r.Seed, cell, hits, cell.Correct, (cell.N+7)/8)
+				}
+				wantPairs := c.ProbePairs
+				switch cell.Kind {
+				case ProbeSingle:
+					wantPairs = 1
+				case ProbeDistractors:
+					wantPairs = cell.Pairs // checked below
+				}
+				if cell.Pairs != wantPairs {
+					t.Errorf("%s s%d: recall %+v; want %d pairs", r.Name, r.Seed, cell, wantPairs)
+				}
+			}
+			k, x := lengths, 0
+			if extraRun(r) {
+				x = 1
+			}
+			if kinds[ProbeDepth] != k*len(c.Depths) || kinds[ProbeFirst] != k || kinds[ProbeSingle] != x*k*len(c.Depths) || kinds[ProbeDistractors] != x*k*len(c.Distractors) {
+				t.Errorf("%s s%d: recall cells by kind %v", r.Name, r.Seed, kinds)
+			}
+			// The sweep's 3 distractors are the depth probes at its depth,
+			// and its none the pair alone: the same outcomes.
+			for _, cell := range r.Recall {
+				if cell.Kind != ProbeDistractors || !cell.Defined {
+					continue
+				}
+				for _, same := range r.Recall {
+					if same.Multiple == cell.Multiple && same.Depth == cell.Depth && same.Pairs == cell.Pairs &&
+						(same.Kind == ProbeDepth || same.Kind == ProbeSingle) && !slices.Equal(same.Outcomes, cell.Outcomes) {
+						t.Errorf("%s s%d: %+v and %+v are the same probes with other outcomes", r.Name, r.Seed, cell, same)
+					}
 				}
 			}
 		}
@@ -214,29 +292,43 @@ func TestQuickLab(t *testing.T) {
 	})
 
 	t.Run("learning curves", func(t *testing.T) {
-		var want []int
-		for s := c.ValidEvery; s <= c.Steps; s += c.ValidEvery {
-			want = append(want, s)
-		}
-		if want[len(want)-1] != c.Steps {
-			want = append(want, c.Steps)
-		}
 		for _, r := range res.Runs {
 			if r.Train == nil || strings.HasSuffix(r.Name, "finetune") {
 				continue
 			}
-			var steps []int
+			steps := c.Steps
+			if strings.HasSuffix(r.Name, "-long") {
+				steps = 2 * c.Steps
+			}
+			var want []int
+			for s := c.ValidEvery; s <= steps; s += c.ValidEvery {
+				want = append(want, s)
+			}
+			var at []int
 			for _, p := range r.Train.Curve {
-				steps = append(steps, p.Step)
+				at = append(at, p.Step)
 				if !(p.Train > 0) || !(p.Valid > 0) || math.IsInf(p.Train, 0) || math.IsInf(p.Valid, 0) {
 					t.Errorf("%s s%d: curve point %+v", r.Name, r.Seed, p)
 				}
 			}
-			if !slices.Equal(steps, want) {
-				t.Errorf("%s s%d: curve at steps %v; want %v", r.Name, r.Seed, steps, want)
+			if !slices.Equal(at, want) {
+				t.Errorf("%s s%d: curve at steps %v; want %v", r.Name, r.Seed, at, want)
 			}
-			if r.Train.Steps != c.Steps || !(r.Train.FinalLoss > 0) {
+			if r.Train.Steps != steps || !(r.Train.FinalLoss > 0) {
 				t.Errorf("%s s%d: %+v", r.Name, r.Seed, *r.Train)
+			}
+		}
+	})
+
+	// Each control trains another model than the one it controls for.
+	t.Run("controls", func(t *testing.T) {
+		for control, base := range map[string]string{
+			"sinusoidal-scaled": "sinusoidal", "sinusoidal-text": "sinusoidal", "learned-text": "learned",
+			"rope-text": "rope", "alibi-text": "alibi", "sinusoidal-long": "sinusoidal", "learned-long": "learned",
+		} {
+			a, b := run(t, control, 1), run(t, base, 1)
+			if a.Encoding != b.Encoding || a.Lengths[0].Mean == b.Lengths[0].Mean {
+				t.Errorf("%s: encoding %s, loss at L %g; want %s's encoding and another loss than its %g", control, a.Encoding, a.Lengths[0].Mean, base, b.Lengths[0].Mean)
 			}
 		}
 	})
@@ -295,6 +387,8 @@ func TestQuickLab(t *testing.T) {
 	t.Run("deterministic", func(t *testing.T) {
 		again := c
 		again.Seeds, again.SaveCheckpoints = []int64{2, 1}, false
+		// The controls (one seed, the first) train as the models do: left out.
+		again.Variants = slices.DeleteFunc(slices.Clone(c.Variants), func(v Variant) bool { return v.Seeds > 0 })
 		res2, err := RunLab(again, Options{Backend: backend})
 		if err != nil {
 			t.Fatal(err)
@@ -302,8 +396,8 @@ func TestQuickLab(t *testing.T) {
 		if res2.Baselines != res.Baselines {
 			t.Errorf("baselines %+v, then %+v", res.Baselines, res2.Baselines)
 		}
-		if len(res2.Runs) != len(res.Runs) {
-			t.Errorf("%d runs, then %d", len(res.Runs), len(res2.Runs))
+		if want := len(res.Runs) - len(Controls()); len(res2.Runs) != want {
+			t.Errorf("%d runs without the controls, then %d", want, len(res2.Runs))
 		}
 		for _, r2 := range res2.Runs {
 			if r := run(t, r2.Name, r2.Seed); !sameNumbers(r, r2) {
@@ -311,6 +405,51 @@ func TestQuickLab(t *testing.T) {
 			}
 		}
 	})
+	// A run stopped and started again reads the cells it finished instead
+	// of training them again, and returns the same results.
+	t.Run("resume", func(t *testing.T) {
+		cells, _ := filepath.Glob(filepath.Join(dir, "cells", "*.json"))
+		if want := 7*len(c.Seeds) + len(Controls()); len(cells) != want {
+			t.Errorf("%d cell files; want %d, one per trained model and seed", len(cells), want)
+		}
+		if err := os.Remove(filepath.Join(dir, "cells", "alibi-seed2.json")); err != nil {
+			t.Fatal(err)
+		}
+		again := &recorder{}
+		res2, err := RunLab(c, Options{Backend: backend, OutDir: dir, Observer: again, Provenance: Provenance{Command: "test", Backend: "go"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(again.begun, []string{"alibi s2"}) {
+			t.Errorf("trained again %v; want only the missing cell, alibi s2", again.begun)
+		}
+		if len(res2.Runs) != len(res.Runs) {
+			t.Fatalf("%d runs after resuming; want %d", len(res2.Runs), len(res.Runs))
+		}
+		for i := range res.Runs {
+			if !sameNumbers(res.Runs[i], res2.Runs[i]) {
+				t.Errorf("run %d (%s s%d) differs after resuming", i, res.Runs[i].Name, res.Runs[i].Seed)
+			}
+		}
+		// Another config, or uncommitted code, trains everything again.
+		other := c
+		other.Steps++
+		if _, ok := readCell(cellPath(dir, "alibi", 1), other, Provenance{}, nil); ok {
+			t.Error("a cell of another config was read back")
+		}
+		if _, ok := readCell(cellPath(dir, "alibi", 1), c, Provenance{Dirty: true}, nil); ok {
+			t.Error("a cell was read back by a run of uncommitted code")
+		}
+		if _, ok := readCell(cellPath(dir, "alibi", 1), c, Provenance{Commit: "abc"}, nil); ok {
+			t.Error("a cell of another commit was read back")
+		}
+		// Made at commit "" (no git here); another commit reads it only
+		// where SameCode accepts the cell's commit, and "" it never does.
+		if _, ok := readCell(cellPath(dir, "alibi", 1), c, Provenance{Commit: "abc"}, func(string) bool { return true }); ok {
+			t.Error("a cell of no commit was read back by a run at a commit")
+		}
+	})
+
 }
 
 // Lesson 9's layer patterns, quick and with one seed: full RoPE, NoPE, and

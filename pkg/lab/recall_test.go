@@ -50,6 +50,7 @@ func checkRecall(t *testing.T, in, tg []int32, weights []float32, r Recall, w fl
 		want[i] = 1
 	}
 	values := map[int32]int32{}
+	asked := map[int32]bool{}
 	inSlot := make([]bool, len(seq))
 	pairs, queries := 0, 0
 	for p, tok := range seq {
@@ -65,6 +66,10 @@ func checkRecall(t *testing.T, in, tg []int32, weights []float32, r Recall, w fl
 		}
 		v := seq[p+1]
 		if old, ok := values[tok]; ok {
+			if asked[tok] {
+				t.Errorf("key %s asked a second time at %d: each key is asked once: %s", Decode([]int32{tok}), p, Decode(seq))
+			}
+			asked[tok] = true
 			queries++
 			want[p] = w
 			if v != old {
@@ -106,12 +111,12 @@ func TestSampleRecall(t *testing.T) {
 		seqLen int
 		r      Recall
 	}{
-		{"lab", 64, Recall{Pairs: 4, Queries: 12}},
-		{"quick", 16, Recall{Pairs: 2, Queries: 4}},
-		{"every slot", 12, Recall{Pairs: 1, Queries: 5}}, // six slots of two tokens in 12
+		{"lab", 64, DefaultConfig().Recall},
+		{"quick", 16, Quick(DefaultConfig()).Recall},
+		{"as full as allowed", 24, Recall{Pairs: 3, Queries: 3}}, // 12 tokens of 24
 		{"every key", 80, Recall{Pairs: NumKeys, Queries: 4}},
-		{"pairs only", 20, Recall{Pairs: 5, Queries: 1}},
-		{"odd length", 15, Recall{Pairs: 3, Queries: 4}},
+		{"pairs mostly", 28, Recall{Pairs: 6, Queries: 1}},
+		{"odd length", 17, Recall{Pairs: 2, Queries: 2}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if err := c.r.Validate(c.seqLen); err != nil {
@@ -150,19 +155,96 @@ func TestSampleRecall(t *testing.T) {
 	}
 }
 
+// TestRecallDistances checks the statistics of the training windows the
+// lab trains on, which decide what a model learns to look up: every key is
+// asked at most once (checkRecall), and the distance from a query back to
+// its pair's value is uniform over [1, L−2], the range the probes test.
+// Lookups only a few tokens back, with several earlier copies of the key,
+// would train short lookups and test long ones.
+func TestRecallDistances(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		seqLen int
+		r      Recall
+	}{
+		{"lab", DefaultConfig().TrainLen, DefaultConfig().Recall},
+		{"quick", Quick(DefaultConfig()).TrainLen, Quick(DefaultConfig()).Recall},
+		{"as full as allowed", 32, Recall{Pairs: 4, Queries: 4}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			const windows = 4000
+			b := SampleRecall(rand.New(rand.NewPCG(5, 6)), LoadText().Train, windows, c.seqLen, c.r, 6)
+			lo, hi := RecallDistances(c.seqLen)
+			counts := make([]int, hi+1)
+			copies := 0 // earlier copies of a query's key, summed over queries
+			n := 0
+			for i, in := range b.Inputs {
+				checkRecall(t, in, b.Targets[i], b.Weights[i], c.r, 6, false)
+				seen := map[int32][]int{}
+				for p, tok := range in {
+					if !IsKey(tok) {
+						continue
+					}
+					if prev := seen[tok]; len(prev) > 0 {
+						copies += len(prev)
+						d := p - (prev[len(prev)-1] + 1)
+						if d < lo || d > hi {
+							t.Fatalf("a query %d tokens after its value; want [%d, %d]", d, lo, hi)
+						}
+						counts[d]++
+						n++
+					}
+					seen[tok] = append(seen[tok], p)
+				}
+			}
+			if want := windows * c.r.Queries; n != want || copies != n {
+				t.Fatalf("%d queries with %d earlier copies of their keys; want %d, one copy each", n, copies, want)
+			}
+			// Uniform: each quarter of the range holds a quarter of the
+			// queries, within 6 standard errors, and the mean is the
+			// range's middle.
+			span := hi - lo + 1
+			mean := 0.0
+			for d := lo; d <= hi; d++ {
+				mean += float64(d*counts[d]) / float64(n)
+			}
+			if mid, sd := float64(lo+hi)/2, float64(span)/math.Sqrt(12*float64(n)); math.Abs(mean-mid) > 6*sd {
+				t.Errorf("mean distance %.2f; want the middle %.1f ± %.2f", mean, mid, 6*sd)
+			}
+			for q := range 4 {
+				a, z := lo+q*span/4, lo+(q+1)*span/4
+				got := 0
+				for d := a; d < z; d++ {
+					got += counts[d]
+				}
+				p := float64(z-a) / float64(span)
+				if want, sd := p*float64(n), math.Sqrt(float64(n)*p*(1-p)); math.Abs(float64(got)-want) > 6*sd {
+					t.Errorf("distances in [%d, %d): %d queries; want %.0f ± %.0f (uniform)", a, z, got, want, 6*sd)
+				}
+			}
+			// The longest distance, a pair at the first token asked by the
+			// last: as often as any other.
+			if counts[hi] < n/span/3 {
+				t.Errorf("distance %d (the longest): %d queries; want about %d", hi, counts[hi], n/span)
+			}
+		})
+	}
+}
+
 func TestRecallValidate(t *testing.T) {
 	for _, c := range []struct {
 		r      Recall
 		seqLen int
 		want   string // "" for valid
 	}{
-		{Recall{Pairs: 4, Queries: 12}, 64, ""},
-		{Recall{Pairs: 4, Queries: 12}, 32, ""}, // exactly full
-		{Recall{Pairs: NumKeys, Queries: 1}, 64, ""},
+		{Recall{Pairs: 8, Queries: 6}, 64, ""},
+		{Recall{Pairs: 8, Queries: 8}, 64, ""}, // exactly the room asked
+		{Recall{Pairs: NumKeys, Queries: 1}, 68, ""},
 		{Recall{Pairs: 0, Queries: 1}, 64, "recall pairs must be in [1, 16], got 0"},
 		{Recall{Pairs: NumKeys + 1, Queries: 1}, 64, "recall pairs must be in [1, 16], got 17"},
-		{Recall{Pairs: 1, Queries: 0}, 64, "recall queries must be positive, got 0"},
-		{Recall{Pairs: 4, Queries: 12}, 31, "4 recall pairs and 12 queries need 32 tokens, more than the length 31"},
+		{Recall{Pairs: 1, Queries: 0}, 64, "recall queries must be in [1, pairs = 1] (each key asked once), got 0"},
+		{Recall{Pairs: 4, Queries: 12}, 64, "recall queries must be in [1, pairs = 4] (each key asked once), got 12"},
+		{Recall{Pairs: 8, Queries: 8}, 63, "8 recall pairs and 8 queries need 64 tokens of room (twice the 32 they take), more than the length 63"},
 	} {
 		err := c.r.Validate(c.seqLen)
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
@@ -308,5 +390,36 @@ func TestNewProbes(t *testing.T) {
 	}
 	if _, err := NewProbes(valid, 64, 2, 4, 32, 1); err == nil || !strings.Contains(err.Error(), "depth") {
 		t.Errorf("NewProbes at depth 2: %v; want an error naming the depth", err)
+	}
+}
+
+// NewProbesAt puts the probed pair at the offset asked, with the pairs
+// asked, and every offset and number of pairs draws its own probes.
+func TestNewProbesAt(t *testing.T) {
+	valid := LoadText().Valid
+	for _, c := range []struct{ n, offset, pairs int }{{64, 0, 4}, {64, 8, 1}, {128, 61, 8}} {
+		p, err := NewProbesAt(valid, c.n, c.offset, c.pairs, 16, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, in := range p.Inputs {
+			keys := 0
+			for _, tok := range in {
+				if IsKey(tok) {
+					keys++
+				}
+			}
+			if len(in) != c.n || in[c.offset] != in[c.n-1] || in[c.offset+1] != p.Values[i] || keys != c.pairs+1 {
+				t.Fatalf("%+v, probe %d: %s → %s; want the pair at %d, %d pairs", c, i, Decode(in), Decode(p.Values[i:i+1]), c.offset, c.pairs)
+			}
+		}
+		again, _ := NewProbesAt(valid, c.n, c.offset, c.pairs, 16, 1)
+		other, _ := NewProbesAt(valid, c.n, c.offset+1, c.pairs, 16, 1)
+		if !reflect.DeepEqual(p, again) || reflect.DeepEqual(p.Values, other.Values) {
+			t.Errorf("%+v: the same arguments must give the same probes, another offset others", c)
+		}
+	}
+	if _, err := NewProbesAt(valid, 64, 62, 1, 4, 1); err == nil || !strings.Contains(err.Error(), "probe offset must be in [0, 61], got 62") {
+		t.Errorf("offset past the end: %v", err)
 	}
 }

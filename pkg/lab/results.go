@@ -2,6 +2,7 @@ package lab
 
 import (
 	"cmp"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -69,6 +70,58 @@ type RecallCell struct {
 	Defined  bool    `json:"defined"`
 	Correct  int     `json:"correct"`
 	N        int     `json:"n"`
+	// Kind says which probes (revision 2): "" the depth probes, "single"
+	// the probed pair alone, "distractors" the sweep over Pairs−1 other
+	// pairs, "first" the pair at the first token. Pairs is the number of
+	// pairs in each probe, Outcomes which probes the model answered.
+	Kind     string   `json:"kind,omitempty"`
+	Pairs    int      `json:"pairs,omitempty"`
+	Outcomes Outcomes `json:"outcomes,omitempty"`
+}
+
+// The kinds of recall probes (RecallCell.Kind).
+const (
+	ProbeDepth       = ""            // ProbePairs pairs, the probed one at each depth
+	ProbeSingle      = "single"      // the probed pair alone, at each depth
+	ProbeDistractors = "distractors" // at SweepDepth, with each number of other pairs
+	ProbeFirst       = "first"       // the probed pair at the first token
+)
+
+// Outcomes says which of a cell's probes a model answered, probe i in bit
+// i%8 of byte i/8; in JSON a hexadecimal string (128 probes: 32 digits).
+type Outcomes []byte
+
+// NewOutcomes packs answered into Outcomes.
+func NewOutcomes(answered []bool) Outcomes {
+	o := make(Outcomes, (len(answered)+7)/8)
+	for i, a := range answered {
+		if a {
+			o[i/8] |= 1 << (i % 8)
+		}
+	}
+	return o
+}
+
+// Bools unpacks the first n outcomes.
+func (o Outcomes) Bools(n int) []bool {
+	out := make([]bool, n)
+	for i := range out {
+		out[i] = i/8 < len(o) && o[i/8]&(1<<(i%8)) != 0
+	}
+	return out
+}
+
+// MarshalText writes o in hexadecimal.
+func (o Outcomes) MarshalText() ([]byte, error) { return []byte(hex.EncodeToString(o)), nil }
+
+// UnmarshalText reads o from hexadecimal.
+func (o *Outcomes) UnmarshalText(b []byte) error {
+	v, err := hex.DecodeString(string(b))
+	if err != nil {
+		return fmt.Errorf("lab: recall outcomes: %w", err)
+	}
+	*o = v
+	return nil
 }
 
 // ReadResults reads a results file.
@@ -186,7 +239,9 @@ func (r *Results) RecallAt(name string, multiple int, depth float64) (RecallStat
 	}
 	s := RecallStat{Defined: true, SeedMin: math.Inf(1), SeedMax: math.Inf(-1)}
 	for _, run := range runs {
-		i := slices.IndexFunc(run.Recall, func(c RecallCell) bool { return c.Multiple == multiple && c.Depth == depth })
+		i := slices.IndexFunc(run.Recall, func(c RecallCell) bool {
+			return c.Kind == ProbeDepth && c.Multiple == multiple && c.Depth == depth
+		})
 		if i < 0 {
 			return RecallStat{}, fmt.Errorf("lab: run %q has no recall at %d×L, depth %g", name, multiple, depth)
 		}
@@ -203,6 +258,38 @@ func (r *Results) RecallAt(name string, multiple int, depth float64) (RecallStat
 	s.Rate = float64(s.Correct) / float64(s.N)
 	s.Lo, s.Hi = Wilson(s.Correct, s.N)
 	return s, nil
+}
+
+// RecallOutcomes returns, for each seed of name, the outcomes of the
+// probes of the first recall cell match accepts: one row per seed, in
+// seed order, the same probes in every row. An error names a run without
+// such a cell, or without outcomes (results of revision 1).
+func (r *Results) RecallOutcomes(name string, match func(RecallCell) bool) ([][]bool, error) {
+	runs, err := r.Seeds(name)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]bool
+	for _, run := range runs {
+		i := slices.IndexFunc(run.Recall, match)
+		if i < 0 {
+			return nil, fmt.Errorf("lab: run %q, seed %d, has no such recall cell", name, run.Seed)
+		}
+		c := run.Recall[i]
+		if !c.Defined || len(c.Outcomes) == 0 {
+			return nil, fmt.Errorf("lab: run %q, seed %d: no outcomes at %d×L, depth %g (%q)", name, run.Seed, c.Multiple, c.Depth, c.Kind)
+		}
+		out = append(out, c.Outcomes.Bools(c.N))
+	}
+	return out, nil
+}
+
+// Cell returns a matcher of recall cells for RecallOutcomes: kind at
+// multiple·L, depth and pairs (pairs 0: any).
+func Cell(kind string, multiple int, depth float64, pairs int) func(RecallCell) bool {
+	return func(c RecallCell) bool {
+		return c.Kind == kind && c.Multiple == multiple && c.Depth == depth && (pairs == 0 || c.Pairs == pairs)
+	}
 }
 
 func (run *Run) length(multiple int) (Length, bool) {

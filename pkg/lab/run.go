@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -30,11 +31,21 @@ type Options struct {
 	// it (the load after, the peak memory) before each write.
 	Provenance Provenance
 	Finish     func(*Provenance)
+	// SameCode, when set, reports whether the code that decides the numbers
+	// at commit is the code running now: a cell made at another commit is
+	// then read back when nothing that decides its numbers changed since
+	// (report.SameCode). Unset, a cell must come from Provenance.Commit.
+	SameCode func(commit string) bool
 }
 
 // RunLab trains and evaluates every model of c, for every seed, and
 // returns the results, writing them (after each model) and the first
 // seed's checkpoints to o.OutDir when set.
+//
+// It resumes: each finished cell, a model and seed with the evaluations
+// made from it (RoPE's scalings and fine-tunes), is written at once to
+// OutDir/cells, and a later run of the same config from the same clean
+// commit reads it instead of training again.
 func RunLab(c Config, o Options) (*Results, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
@@ -58,63 +69,84 @@ func RunLab(c Config, o Options) (*Results, error) {
 		}
 		return res.Write(filepath.Join(o.OutDir, "results.json"))
 	}
-	add := func(run *Run) error {
-		res.Runs = append(res.Runs, *run)
-		if o.Observer != nil {
-			o.Observer.Done(run)
-		}
-		return write()
-	}
 	type trained struct {
-		name string
-		m    Model
+		name  string
+		m     Model
+		seeds []int64
+		train func(seed int64) Training
+		scope scope
 	}
 	var models []trained
 	for _, e := range c.Encodings {
-		models = append(models, trained{string(e), c.Model(e)})
+		models = append(models, trained{string(e), c.Model(e), c.Seeds, c.training, scope{extra: true}})
 	}
 	for _, v := range c.Variants {
-		models = append(models, trained{v.Name, c.VariantModel(v)})
+		models = append(models, trained{v.Name, c.VariantModel(v), c.VariantSeeds(v),
+			func(seed int64) Training { return c.VariantTraining(v, seed) }, scope{extra: true, lengths: v.Lengths}})
 	}
 	for _, seed := range c.Seeds {
 		for _, tm := range models {
+			if !slices.Contains(tm.seeds, seed) {
+				continue
+			}
+			cell := cellPath(o.OutDir, tm.name, seed)
+			if runs, ok := readCell(cell, c, o.Provenance, o.SameCode); ok {
+				res.Runs = append(res.Runs, runs...)
+				if o.Observer != nil {
+					for i := range runs {
+						o.Observer.Done(&runs[i])
+					}
+				}
+				if err := write(); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			var runs []Run
+			add := func(run *Run) error {
+				runs = append(runs, *run)
+				if o.Observer != nil {
+					o.Observer.Done(run)
+				}
+				return nil
+			}
 			store := NewStore(seed)
-			run, err := ev.train(o, store, tm.m, tm.name, seed, c.training(seed))
+			run, err := ev.train(o, store, tm.m, tm.name, seed, tm.train(seed), tm.scope)
 			if err != nil {
 				return nil, err
 			}
-			if err := add(run); err != nil {
-				return nil, err
-			}
+			add(run)
 			if err := c.checkpoint(o.OutDir, tm.name, seed, store); err != nil {
 				return nil, err
 			}
-			if tm.name != string(RoPE) {
-				continue
+			if tm.name == string(RoPE) {
+				for _, method := range c.Methods {
+					run, err := ev.evaluate(o.Backend, store, tm.m, "rope+"+method, seed, func(n int) posenc.Scaling {
+						return MethodScaling(method, n, c.TrainLen, c.DynamicNTKFactor)
+					}, scope{})
+					if err != nil {
+						return nil, err
+					}
+					run.Scaling = method
+					add(run)
+				}
+				for _, pi := range []bool{true, false} {
+					if c.FinetuneSteps == 0 {
+						break
+					}
+					run, err := c.finetune(o, ev, store, seed, pi)
+					if err != nil {
+						return nil, err
+					}
+					add(run)
+				}
 			}
-			for _, method := range c.Methods {
-				run, err := ev.evaluate(o.Backend, store, tm.m, "rope+"+method, seed, func(n int) posenc.Scaling {
-					return MethodScaling(method, n, c.TrainLen, c.DynamicNTKFactor)
-				})
-				if err != nil {
-					return nil, err
-				}
-				run.Scaling = method
-				if err := add(run); err != nil {
-					return nil, err
-				}
+			if err := writeCell(cell, c, o.Provenance, runs); err != nil {
+				return nil, err
 			}
-			if c.FinetuneSteps == 0 {
-				continue
-			}
-			for _, pi := range []bool{true, false} {
-				run, err := c.finetune(o, ev, store, seed, pi)
-				if err != nil {
-					return nil, err
-				}
-				if err := add(run); err != nil {
-					return nil, err
-				}
+			res.Runs = append(res.Runs, runs...)
+			if err := write(); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -143,7 +175,7 @@ func (c Config) finetune(o Options, ev *evaluation, ropeStore *model.Store, seed
 	// then down to its end.
 	t.Schedule = Schedule{Peak: c.LearningRate / 3, Warmup: max(c.FinetuneSteps/10, 1), Steps: c.FinetuneSteps, MinFraction: c.MinLRFrac}
 	t.ValidEvery = 0
-	run, err := ev.train(o, store, m, name, seed, t)
+	run, err := ev.train(o, store, m, name, seed, t, scope{})
 	if err != nil {
 		return nil, err
 	}
@@ -161,8 +193,37 @@ type evaluation struct {
 	valid   []int32
 	windows Windows
 	curve   Batch
-	probes  map[int][]Probes // by length, then depth
+	probes  map[int][]probeSet // by length
 }
+
+// probeSet is one recall cell's probes: the cell says which (its kind,
+// depth, pairs and distance), without results yet.
+// scope says what an evaluation measures: the extra probes or not, and
+// the first lengths multiples of L (0: all).
+type scope struct {
+	extra   bool
+	lengths int
+}
+
+// multiples returns the multiples of L s evaluates in c.
+func (s scope) multiples(c Config) []int {
+	if s.lengths > 0 && s.lengths < len(c.Multiples) {
+		return c.Multiples[:s.lengths]
+	}
+	return c.Multiples
+}
+
+type probeSet struct {
+	cell   RecallCell
+	offset int
+	probes Probes
+}
+
+// extra reports whether p is one of the probes that take the factors of
+// recall apart (the pair alone, the distractor sweep): a trained model's
+// evaluation runs them, a scaled one's or a fine-tune's does not, for they
+// ask how recall holds up past L, which the depth probes answer.
+func (p probeSet) extra() bool { return p.cell.Kind == ProbeSingle || p.cell.Kind == ProbeDistractors }
 
 func newEvaluation(c Config, text Text) (*evaluation, error) {
 	longest := c.TrainLen * c.Multiples[len(c.Multiples)-1]
@@ -170,7 +231,7 @@ func newEvaluation(c Config, text Text) (*evaluation, error) {
 	if err != nil {
 		return nil, err
 	}
-	ev := &evaluation{c: c, text: text, valid: text.Valid, windows: w, probes: map[int][]Probes{}}
+	ev := &evaluation{c: c, text: text, valid: text.Valid, windows: w, probes: map[int][]probeSet{}}
 	if c.ValidEvery > 0 {
 		cw, err := NewWindows(text.Valid, c.CurveWindows, c.TrainLen)
 		if err != nil {
@@ -180,19 +241,53 @@ func newEvaluation(c Config, text Text) (*evaluation, error) {
 	}
 	for _, k := range c.Multiples {
 		n := k * c.TrainLen
-		for _, d := range c.Depths {
-			p, err := NewProbes(text.Valid, n, d, c.Recall.Pairs, c.Probes, c.EvalSeed)
+		add := func(kind string, depth float64, offset, pairs int) error {
+			var p Probes
+			var err error
+			if c.Revision < 2 {
+				p, err = NewProbes(text.Valid, n, depth, pairs, c.Probes, c.EvalSeed) // as revision 1 drew them
+			} else {
+				p, err = NewProbesAt(text.Valid, n, offset, pairs, c.Probes, c.EvalSeed)
+			}
 			if err != nil {
+				return err
+			}
+			cell := RecallCell{Multiple: k, Length: n, Depth: depth, Distance: ProbeDistance(n, offset), N: len(p.Values), Kind: kind}
+			if c.Revision >= 2 {
+				cell.Pairs = pairs
+			}
+			ev.probes[n] = append(ev.probes[n], probeSet{cell, offset, p})
+			return nil
+		}
+		for _, d := range c.Depths {
+			if err := add(ProbeDepth, d, ProbeOffsetFrom(n, d, c.FirstOffset), c.probePairs()); err != nil {
 				return nil, err
 			}
-			ev.probes[n] = append(ev.probes[n], p)
+		}
+		if c.FirstOffset > 0 {
+			if err := add(ProbeFirst, 0, 0, c.probePairs()); err != nil {
+				return nil, err
+			}
+		}
+		if c.SinglePair {
+			for _, d := range c.Depths {
+				if err := add(ProbeSingle, d, ProbeOffsetFrom(n, d, c.FirstOffset), 1); err != nil {
+					return nil, err
+				}
+			}
+		}
+		for _, extra := range c.Distractors {
+			if err := add(ProbeDistractors, c.SweepDepth, ProbeOffsetFrom(n, c.SweepDepth, c.FirstOffset), extra+1); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return ev, nil
 }
 
-// train trains m in store with t and evaluates it unscaled.
-func (ev *evaluation) train(o Options, store *model.Store, m Model, name string, seed int64, t Training) (*Run, error) {
+// train trains m in store with t and evaluates it unscaled, as far as s
+// says.
+func (ev *evaluation) train(o Options, store *model.Store, m Model, name string, seed int64, t Training, s scope) (*Run, error) {
 	if o.Observer != nil {
 		o.Observer.Begin(name, seed)
 	}
@@ -205,7 +300,7 @@ func (ev *evaluation) train(o Options, store *model.Store, m Model, name string,
 	if err != nil {
 		return nil, err
 	}
-	run, err := ev.evaluate(o.Backend, store, m, name, seed, func(int) posenc.Scaling { return m.Scaling })
+	run, err := ev.evaluate(o.Backend, store, m, name, seed, func(int) posenc.Scaling { return m.Scaling }, s)
 	if err != nil {
 		return nil, err
 	}
@@ -215,20 +310,24 @@ func (ev *evaluation) train(o Options, store *model.Store, m Model, name string,
 
 // evaluate measures m (its Scaling set by scaling for each length) at
 // every multiple of L: the loss on the same targets, the loss by position,
-// and recall at every depth.
-func (ev *evaluation) evaluate(backend compute.Backend, store *model.Store, m Model, name string, seed int64, scaling func(n int) posenc.Scaling) (*Run, error) {
+// and recall on every probe set (the extra ones only when s says), at the
+// lengths s says.
+// Probe sets that are the same probes (the sweep's 3 distractors are the
+// depth probes at its depth, its none the pair alone) run once.
+func (ev *evaluation) evaluate(backend compute.Backend, store *model.Store, m Model, name string, seed int64, scaling func(n int) posenc.Scaling, s scope) (*Run, error) {
 	c := ev.c
 	run := &Run{Name: name, Encoding: m.Encoding, Seed: seed}
 	start := time.Now()
 	defer func() { run.EvalSeconds = math.Round(time.Since(start).Seconds()*10) / 10 }()
-	for _, k := range c.Multiples {
+	for _, k := range s.multiples(c) {
 		n := k * c.TrainLen
 		l := Length{Multiple: k, Length: n, Defined: m.MaxLen() == 0 || n <= m.MaxLen(), Factor: scaling(n).Factor}
 		if !l.Defined {
 			run.Lengths = append(run.Lengths, l)
-			for i, d := range c.Depths {
-				run.Recall = append(run.Recall, RecallCell{Multiple: k, Length: n, Depth: d,
-					Distance: ProbeDistance(n, ProbeOffset(n, d)), N: len(ev.probes[n][i].Values)})
+			for _, p := range ev.probes[n] {
+				if s.extra || !p.extra() {
+					run.Recall = append(run.Recall, p.cell)
+				}
 			}
 			continue
 		}
@@ -248,14 +347,28 @@ func (ev *evaluation) evaluate(backend compute.Backend, store *model.Store, m Mo
 		}
 		l.PerPosition = per
 		run.Lengths = append(run.Lengths, l)
-		for i, d := range c.Depths {
-			p := ev.probes[n][i]
-			correct, err := e.RecallCorrect(p)
-			if err != nil {
-				return nil, err
+		done := map[[2]int][]bool{} // by offset and pairs: the same probes
+		for _, p := range ev.probes[n] {
+			if !s.extra && p.extra() {
+				continue
 			}
-			run.Recall = append(run.Recall, RecallCell{Multiple: k, Length: n, Depth: d, Defined: true,
-				Distance: ProbeDistance(n, ProbeOffset(n, d)), Correct: correct, N: len(p.Values)})
+			key := [2]int{p.offset, p.cell.Pairs}
+			answered, ok := done[key]
+			if !ok || c.Revision < 2 {
+				var err error
+				if answered, err = e.RecallOutcomes(p.probes); err != nil {
+					return nil, err
+				}
+				done[key] = answered
+			}
+			cell := p.cell
+			cell.Defined, cell.Outcomes = true, NewOutcomes(answered)
+			for _, a := range answered {
+				if a {
+					cell.Correct++
+				}
+			}
+			run.Recall = append(run.Recall, cell)
 		}
 	}
 	return run, nil

@@ -50,6 +50,8 @@ func (t Training) Validate() error {
 		return fmt.Errorf("lab: answer weight must not be negative, got %g", t.AnswerWeight)
 	case t.ValidEvery < 0:
 		return fmt.Errorf("lab: validation interval must not be negative, got %d", t.ValidEvery)
+	case t.ValidEvery > 0 && len(t.Valid.Inputs) == 0:
+		return fmt.Errorf("lab: validation every %d steps needs a validation batch (Training.Valid), got none", t.ValidEvery)
 	}
 	if err := t.Schedule.Validate(); err != nil {
 		return err

@@ -23,11 +23,11 @@
 //
 // The controls talk to the cell through GoNB's comms (gonbui/comms, over the
 // websocket GoNB installs in the page) with a small script of their own
-// rather than gonbui/widgets, for two reasons found in GoNB v0.11.3's
-// sources: a widget's Done waits for the front end's first message with no
-// time limit, which would hang a headless run; and comms hands each incoming
-// message to its own goroutine, so two quick slider moves can arrive out of
-// order. Each message here carries a sequence number and the whole state of
+// rather than gonbui/widgets, for two reasons found in GoNB's sources
+// (v0.11.3; v0.11.5's gonbui is the same): a widget's Done waits for the
+// front end's first message with no time limit, which would hang a headless
+// run; and comms hands each incoming message to its own goroutine, so two
+// quick slider moves can arrive out of order. Each message here carries a sequence number and the whole state of
 // the panel, and the Panel draws the newest.
 //
 // A redrawn figure is an inline SVG the size of the default PNG: a few

@@ -28,6 +28,7 @@ package smollm
 import (
 	"math"
 
+	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/graph"
@@ -81,7 +82,16 @@ func (m network) forward(scope *model.Scope, in stepIn) stepOut {
 	out := stepOut{}
 	for i := range m.Layers {
 		layer := scope.In("layer_%02d", i)
-		h := m.rmsNorm(x, weight(layer, x, "attn_norm"))                                             // [b, c, d]
+		h := m.rmsNorm(x, weight(layer, x, "attn_norm")) // [b, c, d]
+		if i == m.Layers-1 && in.rows == nil && in.targets == nil {
+			// Only the caches are asked for: the last layer's queries,
+			// output and feed-forward would be dead code, and the pure-Go
+			// backend fails on a graph whose parameters (their weights)
+			// no output uses.
+			_, k, v := m.keysValues(layer, h, in.positions, in.start, in.cacheK[i], in.cacheV[i]) // [b, k, n, e] ×2
+			out.cacheK, out.cacheV = append(out.cacheK, k), append(out.cacheV, v)
+			return out
+		}
 		att, k, v := m.attention(layer, h, in.positions, in.start, mask, in.cacheK[i], in.cacheV[i]) // [b, c, d]
 		out.cacheK, out.cacheV = append(out.cacheK, k), append(out.cacheV, v)
 		x = graph.Add(x, att)                          // [b, c, d]: residual
@@ -100,6 +110,20 @@ func (m network) forward(scope *model.Scope, in stepIn) stepOut {
 	return out
 }
 
+// keysValues returns the chunk's rotated keys kNew [b, k, c, e], and the
+// caches with its keys and values written at slot start ([b, k, n, e]).
+func (m network) keysValues(scope *model.Scope, x, positions, start, cacheK, cacheV *graph.Node) (kNew, keys, values *graph.Node) {
+	b, c := x.Shape().Dim(0), x.Shape().Dim(1)
+	k, e := m.KVHeads, m.HeadDim
+	heads := func(y *graph.Node) *graph.Node { // [b, c, k·e] → [b, k, c, e]
+		return graph.Transpose(graph.Reshape(y, b, c, k, e), 1, 2)
+	}
+	rope := posgraph.NewRoPEEncoder(m.rope)
+	kNew = rope.Encode(heads(linear(x, weight(scope, x, "attn_k"))), positions, -2) // [b, k, c, e]
+	vNew := heads(linear(x, weight(scope, x, "attn_v")))                            // [b, k, c, e]
+	return kNew, writeSlots(cacheK, kNew, start), writeSlots(cacheV, vNew, start)   // [b, k, c, e], [b, k, n, e] ×2
+}
+
 // attention is grouped-query self-attention (Ainslie et al. 2023, "GQA",
 // https://arxiv.org/abs/2305.13245): 9 query heads, each group of 3
 // reading the same one of 3 key/value heads. Queries and keys are rotated
@@ -114,16 +138,45 @@ func (m network) attention(scope *model.Scope, x, positions, start, mask, cacheK
 		return graph.Transpose(graph.Reshape(y, b, c, n, e), 1, 2)
 	}
 	rope := posgraph.NewRoPEEncoder(m.rope)
-	q := rope.Encode(heads(linear(x, weight(scope, x, "attn_q")), h), positions, -2)    // [b, h, c, e]
-	kNew := rope.Encode(heads(linear(x, weight(scope, x, "attn_k")), k), positions, -2) // [b, k, c, e]
-	vNew := heads(linear(x, weight(scope, x, "attn_v")), k)                             // [b, k, c, e]
-	keys = writeSlots(cacheK, kNew, start)                                              // [b, k, n, e]
-	values = writeSlots(cacheV, vNew, start)                                            // [b, k, n, e]
+	q := rope.Encode(heads(linear(x, weight(scope, x, "attn_q")), h), positions, -2) // [b, h, c, e]
+	kNew, keys, values := m.keysValues(scope, x, positions, start, cacheK, cacheV)   // [b, k, c, e], [b, k, n, e] ×2
 
 	// Each group of g query heads reads one key/value head: query head
 	// kv·g + i is row i of group kv.
+	// The scores [b, k, g, c, n] are the largest tensors of the model
+	// (9·c·n per layer), and every pass over them costs more than the
+	// arithmetic: the scale 1/√e goes on the queries [c, e] instead, and
+	// the softmax's division on the output [c, e] (o = Σ exp(s−max)·v /
+	// Σ exp(s−max)), leaving a max and an exp over the scores.
 	n := keys.Shape().Dim(2)
-	q = graph.Reshape(q, b, k, g, c, e)                                                                   // [b, k, g, c, e]
+	q = graph.Reshape(q, b, k, g, c, e) // [b, k, g, c, e]
+	if plainSoftmax {
+		return m.plainAttention(scope, x, q, kNew, keys, values, mask)
+	}
+	scores := graph.Einsum("bkgce,bkne->bkgcn", graph.MulScalar(q, 1/math.Sqrt(float64(e))), keys)        // [b, k, g, c, n]: q·k/√e
+	allowed := graph.BroadcastToDims(graph.Reshape(mask, mask.Shape().Dim(0), 1, 1, c, n), b, k, g, c, n) // [b, k, g, c, n]
+	scores = graph.Where(allowed, scores, graph.Infinity(x.Graph(), x.DType(), -1))                       // [b, k, g, c, n]: −∞ where not allowed
+	top := graph.StopGradient(graph.ReduceAndKeep(scores, graph.ReduceMax, -1))                           // [b, k, g, c, 1]
+	exps := graph.Exp(graph.Sub(scores, top))                                                             // [b, k, g, c, n]: unnormalised weights
+	sum := graph.ReduceAndKeep(exps, graph.ReduceSum, -1)                                                 // [b, k, g, c, 1]
+	if m.observe != nil {
+		m.observe(q, kNew, graph.Div(exps, sum)) // [b, k, g, c, n]: the attention weights
+	}
+	o := graph.Div(graph.Einsum("bkgcn,bkne->bkgce", exps, values), sum) // [b, k, g, c, e]
+	o = graph.Reshape(o, b, h, c, e)                                     // [b, h, c, e]
+	o = graph.Reshape(graph.Transpose(o, 1, 2), b, c, h*e)               // [b, c, d]
+	return linear(o, weight(scope, x, "attn_output")), keys, values      // [b, c, d]
+}
+
+// plainSoftmax makes attention take the textbook route, as the model was
+// first written: the tests compare the two.
+var plainSoftmax = false
+
+// plainAttention is the end of attention as first written: scores scaled,
+// masked, softmax, weights times values.
+func (m network) plainAttention(scope *model.Scope, x, q, kNew, keys, values, mask *graph.Node) (out, _, _ *graph.Node) {
+	b, k, g, c, e := q.Shape().Dim(0), q.Shape().Dim(1), q.Shape().Dim(2), q.Shape().Dim(3), q.Shape().Dim(4)
+	n := keys.Shape().Dim(2)
 	scores := graph.Einsum("bkgce,bkne->bkgcn", q, keys)                                                  // [b, k, g, c, n]
 	scores = graph.MulScalar(scores, 1/math.Sqrt(float64(e)))                                             // [b, k, g, c, n]
 	allowed := graph.BroadcastToDims(graph.Reshape(mask, mask.Shape().Dim(0), 1, 1, c, n), b, k, g, c, n) // [b, k, g, c, n]
@@ -133,17 +186,31 @@ func (m network) attention(scope *model.Scope, x, positions, start, mask, cacheK
 		m.observe(q, kNew, weights)
 	}
 	o := graph.Einsum("bkgcn,bkne->bkgce", weights, values)         // [b, k, g, c, e]
-	o = graph.Reshape(o, b, h, c, e)                                // [b, h, c, e]
-	o = graph.Reshape(graph.Transpose(o, 1, 2), b, c, h*e)          // [b, c, d]
+	o = graph.Reshape(o, b, k*g, c, e)                              // [b, h, c, e]
+	o = graph.Reshape(graph.Transpose(o, 1, 2), b, c, k*g*e)        // [b, c, d]
 	return linear(o, weight(scope, x, "attn_output")), keys, values // [b, c, d]
 }
 
 // writeSlots returns cache [b, k, n, e] with slots start … start+c−1
-// replaced by fresh [b, k, c, e]. It is DynamicUpdateSlice, built from
-// Gather and Where because GoMLX's pure-Go backend (compute v0.1.2) lacks
-// that op: each slot gathers the fresh row it would receive, and only the
-// chunk's slots keep it.
+// replaced by fresh [b, k, c, e]: DynamicUpdateSlice where the backend has
+// it (XLA), else the same built from Gather and Where (GoMLX's pure-Go
+// backend, compute v0.1.6, lacks the op), which rewrites every slot.
 func writeSlots(cache, fresh, start *graph.Node) *graph.Node {
+	g := cache.Graph()
+	if g.Backend().Capabilities().Operations[compute.OpTypeDynamicUpdateSlice] && !writeByGather {
+		zero := graph.ScalarZero(g, dtypes.Int32)
+		return graph.DynamicUpdateSlice(cache, fresh, []*graph.Node{zero, zero, start, zero}) // [b, k, n, e]
+	}
+	return writeSlotsByGather(cache, fresh, start)
+}
+
+// writeByGather makes writeSlots take the Gather and Where route on every
+// backend: the tests compare the two.
+var writeByGather = false
+
+// writeSlotsByGather is writeSlots from Gather and Where: each slot gathers
+// the fresh row it would receive, and only the chunk's slots keep it.
+func writeSlotsByGather(cache, fresh, start *graph.Node) *graph.Node {
 	dims := cache.Shape().Dimensions
 	b, k, n, e := dims[0], dims[1], dims[2], dims[3]
 	c := fresh.Shape().Dim(2)

@@ -16,7 +16,10 @@ import (
 // DefaultChunkSize is how many query positions one call runs by default:
 // prefill goes in chunks of this many tokens, each reading the cache of
 // the earlier ones, so that the attention scores of a long sequence never
-// need its whole [seq, seq] matrix at once.
+// need its whole [seq, seq] matrix at once. The cache grows in steps of
+// the chunk size, so a chunk reads only the slots filled so far (rounded
+// up to a step), not the whole capacity: a causal prefill then costs about
+// half the attention of one that reads every slot.
 const DefaultChunkSize = 512
 
 // Model runs SmolLM2 on a GoMLX backend: the weights live on the backend as
@@ -26,7 +29,8 @@ type Model struct {
 	// RoPE is the rotation queries and keys get: the weights' layout and
 	// base, and the scaling New was given.
 	RoPE posenc.RoPE
-	// ChunkSize is the most query positions per call (DefaultChunkSize).
+	// ChunkSize is the most query positions per call (DefaultChunkSize),
+	// and the step in which a cache grows.
 	ChunkSize int
 	// Progress, when set, is called after each chunk of a Forward with the
 	// tokens done and the total.
@@ -35,10 +39,19 @@ type Model struct {
 	backend compute.Backend
 	store   *model.Store
 	execs   map[variant]*model.Exec
+	// wholeCapacity makes every call read all Cap slots of the cache, as
+	// the model first did: the tests compare it with the growing cache.
+	wholeCapacity bool
 }
 
-// variant says which outputs a compiled call has besides the caches.
-type variant struct{ logits, nll bool }
+// variant says which outputs a compiled call has besides the caches, and
+// how it grows the cache: fresh (no cache yet: the call makes one of grow
+// slots) or by grow slots at its end (0: none).
+type variant struct {
+	logits, nll bool
+	fresh       bool
+	grow        int
+}
 
 // New puts w on backend, to run with RoPE scaling sc (zero: none, as
 // trained). For dynamic NTK scaling, set sc.SeqLen to the length of the
@@ -96,7 +109,18 @@ func (m *Model) exec(v variant) (*model.Exec, error) {
 		if v.nll {
 			in.targets, rest = rest[0], rest[1:]
 		}
-		in.cacheK, in.cacheV = rest[:len(layers)], rest[len(layers):]
+		if v.fresh {
+			g := inputs[0].Graph()
+			empty := graph.Zeros(g, shapes.Make(dtypes.Float32, inputs[0].Shape().Dim(0), m.Weights.KVHeads, v.grow, m.Weights.HeadDim)) // [b, k, grow, e]
+			for range layers {
+				in.cacheK, in.cacheV = append(in.cacheK, empty), append(in.cacheV, empty)
+			}
+		} else {
+			in.cacheK, in.cacheV = rest[:len(layers)], rest[len(layers):]
+			if v.grow > 0 {
+				in.cacheK, in.cacheV = grown(in.cacheK, v.grow), grown(in.cacheV, v.grow)
+			}
+		}
 		out := net.forward(scope, in)
 		var outputs []*graph.Node
 		if v.logits {
@@ -110,15 +134,35 @@ func (m *Model) exec(v variant) (*model.Exec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("smollm: %w", err)
 	}
+	// A graph per chunk length and cache size: a long run's passkey cells
+	// need more than GoMLX's default of 32, past which a call fails.
+	e.SetMaxCache(-1)
 	m.execs[v] = e
 	return e, nil
 }
 
+// grown returns each cache [b, k, n, e] with slots more slots at its end
+// (zeros: no query reads them before a chunk writes them).
+func grown(caches []*graph.Node, slots int) []*graph.Node {
+	out := make([]*graph.Node, len(caches))
+	for i, c := range caches {
+		dims := c.Shape().Dimensions
+		more := graph.Zeros(c.Graph(), shapes.Make(c.DType(), dims[0], dims[1], slots, dims[3])) // [b, k, slots, e]
+		out[i] = graph.Concatenate([]*graph.Node{c, more}, 2)                                    // [b, k, n+slots, e]
+	}
+	return out
+}
+
 // Cache holds the rotated keys and the values of every position run so
-// far through one sequence, on the backend, in Cap slots.
+// far through one sequence, on the backend: Len positions of at most Cap.
+// Its tensors grow with it, a chunk size at a time, so that a call reads
+// only the slots filled so far.
 type Cache struct {
 	Len, Cap int
-	k, v     []*tensors.Tensor // L × [1, k, Cap, e]
+	k, v     []*tensors.Tensor // L × [1, k, slots, e], slots ≥ Len; none before the first call
+	// shared: another Cache holds the same tensors (Clone), so a call
+	// leaves them to the garbage collector instead of freeing them.
+	shared bool
 }
 
 // NewCache returns an empty cache for a sequence of up to capacity tokens.
@@ -126,13 +170,38 @@ func (m *Model) NewCache(capacity int) (*Cache, error) {
 	if capacity < 1 {
 		return nil, fmt.Errorf("smollm: cache capacity %d, want at least 1", capacity)
 	}
-	c := &Cache{Cap: capacity}
-	shape := shapes.Make(dtypes.Float32, 1, m.Weights.KVHeads, capacity, m.Weights.HeadDim)
-	for range m.Weights.Layers {
-		c.k = append(c.k, tensors.FromShape(shape))
-		c.v = append(c.v, tensors.FromShape(shape))
+	return &Cache{Cap: capacity}, nil
+}
+
+// Clone returns a cache of the same positions, to run another continuation
+// from: runs on either leave the other as it was. It copies nothing (a call
+// writes new tensors), so a shared prefix costs its memory once.
+func (c *Cache) Clone() *Cache {
+	c.shared = true
+	return &Cache{Len: c.Len, Cap: c.Cap, k: c.k, v: c.v, shared: true}
+}
+
+// slots is how many positions the cache's tensors hold now.
+func (c *Cache) slots() int {
+	if len(c.k) == 0 {
+		return 0
 	}
-	return c, nil
+	return c.k[0].Shape().Dim(2)
+}
+
+// slotsFor returns how many slots the cache needs to hold need positions:
+// what it has, or else need rounded up to a chunk size, at most Cap (all
+// Cap when wholeCapacity).
+func (m *Model) slotsFor(c *Cache, need int) int {
+	have := c.slots()
+	switch {
+	case need <= have:
+		return have
+	case m.wholeCapacity:
+		return c.Cap
+	}
+	step := max(m.ChunkSize, 1)
+	return min((need+step-1)/step*step, c.Cap)
 }
 
 // Forward runs tokens, at position ids positions, after those already in
@@ -187,11 +256,13 @@ func (m *Model) Forward(cache *Cache, tokens, positions []int32, rows []int, tar
 }
 
 // call runs one chunk. GoMLX compiles a graph for each new chunk length
-// and cache capacity, so a Forward of many tokens compiles at most two:
-// its whole chunks and the rest.
+// and cache size, so a Forward of many tokens compiles one per chunk size
+// step of its length (the graphs serve every later sequence), and one for
+// the rest.
 func (m *Model) call(cache *Cache, tokens, positions []int32, rows []int, targets []int32) ([][]float32, []float32, error) {
 	n := len(tokens)
-	v := variant{logits: len(rows) > 0, nll: targets != nil}
+	have := cache.slots()
+	v := variant{logits: len(rows) > 0, nll: targets != nil, fresh: have == 0, grow: m.slotsFor(cache, cache.Len+n) - have}
 	e, err := m.exec(v)
 	if err != nil {
 		return nil, nil, err
@@ -242,12 +313,14 @@ func (m *Model) call(cache *Cache, tokens, positions []int32, rows []int, target
 		nll = flat
 		out = out[1:]
 	}
-	layers := len(cache.k)
-	for i := range layers {
-		cache.k[i].FinalizeAll()
-		cache.v[i].FinalizeAll()
+	layers := len(m.Weights.Layers)
+	if !cache.shared {
+		for i := range cache.k {
+			cache.k[i].FinalizeAll()
+			cache.v[i].FinalizeAll()
+		}
 	}
-	cache.k, cache.v = out[:layers], out[layers:]
+	cache.k, cache.v, cache.shared = out[:layers], out[layers:], false
 	cache.Len += n
 	return logits, nll, nil
 }

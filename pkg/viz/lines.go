@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Series is one line of a line chart: Y[i] at X[i]. Points draws markers
@@ -22,6 +23,13 @@ type Series struct {
 	// Lo and Hi, when set (as long as Y), draw a vertical bar from Lo[j]
 	// to Hi[j] at each point: the spread over seeds, or an interval.
 	Lo, Hi []float64
+	// Color, when set, is the series' colour wherever it is drawn, instead
+	// of the colour of its place in the chart (SeriesColor): a chart that
+	// shows a thing in several figures keeps its colour. Marker, when
+	// positive, draws glyph plotutil.Shape(Marker−1) at each point of a
+	// line too (with Points, it picks the glyph).
+	Color  color.Color
+	Marker int
 }
 
 // Range returns 0, 1, …, n−1 as float64: the X of a series indexed by
@@ -58,6 +66,13 @@ func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 			}
 		}
 		col := SeriesColor(i)
+		if s.Color != nil {
+			col = s.Color
+		}
+		shape := plotutil.Shape(i)
+		if s.Marker > 0 {
+			shape = plotutil.Shape(s.Marker - 1)
+		}
 		if s.Lo != nil || s.Hi != nil {
 			if len(s.Lo) != len(s.Y) || len(s.Hi) != len(s.Y) {
 				panic(fmt.Sprintf("viz.Lines: series %q has %d Y, %d Lo and %d Hi values", s.Name, len(s.Y), len(s.Lo), len(s.Hi)))
@@ -71,7 +86,7 @@ func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 				panic(fmt.Sprintf("viz.Lines: series %q: %v", s.Name, err))
 			}
 			sc.Color = col
-			sc.Shape = plotutil.Shape(i)
+			sc.Shape = shape
 			sc.Radius = vg.Points(2.5)
 			f.plot.Add(sc)
 			thumb = sc
@@ -87,6 +102,15 @@ func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 			}
 			f.plot.Add(ln)
 			thumb = ln
+			if s.Marker > 0 {
+				sc, err := plotter.NewScatter(pts)
+				if err != nil {
+					panic(fmt.Sprintf("viz.Lines: series %q: %v", s.Name, err))
+				}
+				sc.Color, sc.Shape, sc.Radius = col, shape, vg.Points(2.5)
+				f.plot.Add(sc)
+				thumb = lineAndGlyph{ln, sc}
+			}
 		}
 		if s.Name != "" {
 			named++
@@ -153,4 +177,15 @@ func (f *Figure) TicksX(values ...float64) *Figure {
 	}
 	f.plot.X.Tick.Marker = ticks
 	return f
+}
+
+// lineAndGlyph is a legend entry showing a line and its marker.
+type lineAndGlyph struct {
+	line  *plotter.Line
+	glyph *plotter.Scatter
+}
+
+func (t lineAndGlyph) Thumbnail(c *draw.Canvas) {
+	t.line.Thumbnail(c)
+	t.glyph.Thumbnail(c)
 }

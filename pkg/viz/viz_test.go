@@ -306,3 +306,29 @@ func TestLogYKeepsTheDataAreaTall(t *testing.T) {
 		t.Errorf("the log-scale axis starts at row %d, the linear one at %d: the label pushed the plot down", log, lin)
 	}
 }
+
+// A series' own colour and marker replace those of its place in the
+// chart: two series that do not meet draw the same picture in either
+// order.
+func TestSeriesOwnStyle(t *testing.T) {
+	a := Series{X: []float64{0, 1, 2}, Y: []float64{1, 1.2, 1.1}, Color: OkabeIto[3], Marker: 4}
+	b := Series{X: []float64{0, 1, 2}, Y: []float64{3, 2.8, 2.9}, Color: OkabeIto[5], Marker: 2}
+	png := func(s ...Series) string {
+		data, err := Lines("t", "x", "y", s...).PNG(0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	plainA, plainB := a, b
+	plainA.Color, plainA.Marker, plainB.Color, plainB.Marker = nil, 0, nil, 0
+	if png(a, b) == png(plainA, plainB) {
+		t.Error("Color and Marker changed nothing")
+	}
+	if png(a, b) != png(b, a) {
+		t.Error("a series' own style still depends on its place")
+	}
+	if png(plainA, plainB) == png(plainB, plainA) {
+		t.Error("without their own style the two orders should differ (the test cannot fail)")
+	}
+}

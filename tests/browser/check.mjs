@@ -19,7 +19,7 @@
 // must never wait on a learner: nothing presses Done, every interactive cell
 // must end by itself with its default figure (its controls closed because
 // cells are queued after it), and the whole run must finish within the
-// notebook's headless time (build/course-run.json, which `course run` and
+// notebook's headless time on the pure-Go backend (build/course-run.json, which `course run` and
 // `course notebooks` write; else BROWSER_HEADLESS_S, default 300 s) plus
 // BROWSER_STALL_S (default 120 s). Each notebook's Run All wall time, its
 // slowest cell and its interactive cells' times go to <out>/run-all.json. It also
@@ -284,13 +284,15 @@ const ui = {
 let apiHeaders = {};
 
 // headlessSeconds returns a notebook's wall time in its last headless run
+// on the pure-Go backend, the one the browser's kernel uses
 // (build/course-run.json, written by `course run` and `course notebooks`),
-// else BROWSER_HEADLESS_S (default 300).
+// else BROWSER_HEADLESS_S (default 300). A run on another backend (make
+// xla-test's) says nothing of this one's time.
 function headlessSeconds(rel) {
   try {
     const runs = JSON.parse(fs.readFileSync(path.join(ROOT, 'build', 'course-run.json'), 'utf8'));
     const r = runs.notebooks?.[path.basename(rel)];
-    if (r?.seconds > 0) return { seconds: r.seconds, from: `build/course-run.json, ${r.when}` };
+    if (r?.seconds > 0 && (!r.backend || r.backend === 'go')) return { seconds: r.seconds, from: `build/course-run.json, ${r.when}` };
   } catch { /* none */ }
   return { seconds: Number(process.env.BROWSER_HEADLESS_S ?? 300), from: 'BROWSER_HEADLESS_S' };
 }

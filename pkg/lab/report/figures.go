@@ -23,6 +23,24 @@ func Trained(r *lab.Results) []string {
 	return names
 }
 
+// Controls returns the names of r's controls that it has runs of
+// (lab.Controls: variants trained otherwise than their encoding), in
+// config order, and the encodings they control for that it has runs of.
+func Controls(r *lab.Results) (controls, bases []string) {
+	for _, v := range r.Config.Variants {
+		if _, err := r.Seeds(v.Name); err != nil {
+			continue
+		}
+		if v.ScaleEmbeddings || v.TextOnly || v.Steps > 0 {
+			controls = append(controls, v.Name)
+			if _, err := r.Seeds(string(v.Encoding)); err == nil && !slices.Contains(bases, string(v.Encoding)) {
+				bases = append(bases, string(v.Encoding))
+			}
+		}
+	}
+	return controls, bases
+}
+
 // Scaled returns "rope" and the names of r's scaled RoPE evaluations, in
 // the order of lab.Methods.
 func Scaled(r *lab.Results) []string {
@@ -45,7 +63,7 @@ func Chance() float64 { return 1 / float64(len(lab.Symbols)) }
 func LossByLength(r *lab.Results, names ...string) (*viz.Figure, error) {
 	var series []viz.Series
 	for _, name := range names {
-		s := viz.Series{Name: name}
+		s := styled(viz.Series{Name: name}, StyleOf(name))
 		defined := 0
 		for _, k := range r.Config.Multiples {
 			xs, ok, err := r.Loss(name, k)
@@ -82,53 +100,85 @@ func lengths(r *lab.Results) []float64 {
 func baseline(r *lab.Results, name string, y float64) viz.Series {
 	ms := r.Config.Multiples
 	x0, x1 := float64(ms[0]*r.Config.TrainLen), float64(ms[len(ms)-1]*r.Config.TrainLen)
-	return viz.Series{Name: name, X: []float64{x0, x1}, Y: []float64{y, y}, Dashed: true}
+	return reference(name, x0, x1, y)
+}
+
+// reference is the horizontal line of a baseline (bigram, chance) from x0
+// to x1 at y, in its one style.
+func reference(name string, x0, x1, y float64) viz.Series {
+	st := chanceStyle
+	if name == "bigram" {
+		st = bigramStyle
+	}
+	return styled(viz.Series{Name: name, X: []float64{x0, x1}, Y: []float64{y, y}}, st)
 }
 
 // LossByPosition draws each named run's loss at each position of windows
-// of multiple·L tokens, the mean over seeds, averaged over bins of bin
-// positions, with L marked.
+// of multiple·L tokens, averaged over bins of bin positions: the mean over
+// seeds, with a bar from the lowest seed's bin mean to the highest, and L
+// marked.
 func LossByPosition(r *lab.Results, multiple, bin int, names ...string) (*viz.Figure, error) {
 	var series []viz.Series
 	top := 0.0
 	for _, name := range names {
-		per, err := r.PerPosition(name, multiple)
+		runs, err := r.Seeds(name)
 		if err != nil {
 			return nil, err
 		}
-		s := viz.Series{Name: name}
-		for i := 0; i+bin <= len(per); i += bin {
-			sum := 0.0
-			for _, v := range per[i : i+bin] {
-				sum += v
+		s := styled(viz.Series{Name: name}, StyleOf(name))
+		var bins [][]float64 // by seed, then bin
+		for _, run := range runs {
+			i := slices.IndexFunc(run.Lengths, func(l lab.Length) bool { return l.Multiple == multiple })
+			if i < 0 || !run.Lengths[i].Defined {
+				return nil, fmt.Errorf("report: run %q has no loss at %d×L", name, multiple)
 			}
-			s.X, s.Y = append(s.X, float64(i)+float64(bin-1)/2), append(s.Y, sum/float64(bin))
-			top = math.Max(top, sum/float64(bin))
+			per := run.Lengths[i].PerPosition
+			var means []float64
+			for p := 0; p+bin <= len(per); p += bin {
+				sum := 0.0
+				for _, v := range per[p : p+bin] {
+					sum += v
+				}
+				means = append(means, sum/float64(bin))
+			}
+			bins = append(bins, means)
 		}
+		for j := range bins[0] {
+			var xs []float64
+			for _, seed := range bins {
+				xs = append(xs, seed[j])
+			}
+			sp := lab.SpreadOf(xs)
+			s.X, s.Y = append(s.X, float64(j*bin)+float64(bin-1)/2), append(s.Y, sp.Mean)
+			s.Lo, s.Hi = append(s.Lo, sp.Min), append(s.Hi, sp.Max)
+			top = math.Max(top, sp.Max)
+		}
+		s.Marker = 0 // a marker every bin would hide the bars
 		series = append(series, s)
 	}
 	L := float64(r.Config.TrainLen)
-	series = append(series, viz.Series{Name: "L", X: []float64{L, L}, Y: []float64{0, top}, Dashed: true})
+	series = append(series, styled(viz.Series{Name: "L", X: []float64{L, L}, Y: []float64{0, top}}, markStyle))
 	title := fmt.Sprintf("Loss by position in windows of %d tokens (L = %d)", multiple*r.Config.TrainLen, r.Config.TrainLen)
-	return viz.Lines(title, "position", fmt.Sprintf("loss (mean over bins of %d positions)", bin), series...), nil
+	return viz.Lines(title, "position", fmt.Sprintf("loss (mean over bins of %d positions; bars: seeds' range)", bin), series...), nil
 }
 
 // RecallByLength draws each named run's recall against the input length,
-// pooled over depths and seeds, with its 95% Wilson interval, and chance
-// dashed.
+// over the depth probes: the mean over seeds, with its 95% bootstrap
+// interval over seeds and probes (the seeds' range for results without
+// per-probe outcomes, EstimateRecall), and chance dashed.
 func RecallByLength(r *lab.Results, names ...string) (*viz.Figure, error) {
 	var series []viz.Series
 	for _, name := range names {
-		s := viz.Series{Name: name}
+		s := styled(viz.Series{Name: name}, StyleOf(name))
 		defined := 0
 		for _, k := range r.Config.Multiples {
-			p, err := RecallOver(r, name, k)
+			p, err := EstimateRecall(r, name, DepthCells(k))
 			if err != nil {
 				return nil, err
 			}
 			y, lo, hi := math.NaN(), math.NaN(), math.NaN()
 			if p.Defined {
-				y, lo, hi = p.Rate, p.Lo, p.Hi
+				y, lo, hi = p.Mean, p.Lo, p.Hi
 				defined++
 			}
 			s.X, s.Y = append(s.X, float64(k*r.Config.TrainLen)), append(s.Y, y)
@@ -145,20 +195,21 @@ func RecallByLength(r *lab.Results, names ...string) (*viz.Figure, error) {
 }
 
 // RecallByDepth draws each named run's recall at multiple·L against where
-// the probed pair stands (0: the first token, 1: right before the query),
-// pooled over seeds, with its 95% Wilson interval, and chance dashed.
+// the probed pair stands (0: the first token, or Config.FirstOffset tokens
+// in; 1: right before the query): the mean over seeds, with its 95%
+// interval as in RecallByLength, and chance dashed.
 func RecallByDepth(r *lab.Results, multiple int, names ...string) (*viz.Figure, error) {
 	var series []viz.Series
 	for _, name := range names {
-		s := viz.Series{Name: name}
+		s := styled(viz.Series{Name: name}, StyleOf(name))
 		for _, d := range r.Config.Depths {
-			st, err := r.RecallAt(name, multiple, d)
+			st, err := EstimateRecall(r, name, DepthCells(multiple, d))
 			if err != nil {
 				return nil, err
 			}
 			y, lo, hi := math.NaN(), math.NaN(), math.NaN()
 			if st.Defined {
-				y, lo, hi = st.Rate, st.Lo, st.Hi
+				y, lo, hi = st.Mean, st.Lo, st.Hi
 			}
 			s.X, s.Y = append(s.X, d), append(s.Y, y)
 			s.Lo, s.Hi = append(s.Lo, lo), append(s.Hi, hi)
@@ -166,10 +217,10 @@ func RecallByDepth(r *lab.Results, multiple int, names ...string) (*viz.Figure, 
 		series = append(series, s)
 	}
 	ds := r.Config.Depths
-	series = append(series, viz.Series{Name: "chance", X: []float64{ds[0], ds[len(ds)-1]}, Y: []float64{Chance(), Chance()}, Dashed: true})
+	series = append(series, reference("chance", ds[0], ds[len(ds)-1], Chance()))
 	n := multiple * r.Config.TrainLen
 	title := fmt.Sprintf("Recall by depth in %d tokens (%d×L)", n, multiple)
-	f := viz.Lines(title, fmt.Sprintf("depth of the pair (0: distance %d, 1: distance 1)", n-2), "recall", series...)
+	f := viz.Lines(title, fmt.Sprintf("depth of the pair (0: distance %d, 1: distance 1)", lab.ProbeDistance(n, r.Config.FirstOffset)), "recall", series...)
 	f.Plot().Y.Min, f.Plot().Y.Max = 0, 1
 	return f, nil
 }
@@ -188,7 +239,8 @@ func LearningCurves(r *lab.Results, names ...string) (*viz.Figure, error) {
 		if runs[0].Train == nil || len(runs[0].Train.Curve) == 0 {
 			return nil, fmt.Errorf("report: run %q has no learning curve", name)
 		}
-		s := viz.Series{Name: name}
+		s := styled(viz.Series{Name: name}, StyleOf(name))
+		s.Marker = 0 // a marker every point would hide the bars
 		for i, p := range runs[0].Train.Curve {
 			var xs []float64
 			for _, run := range runs {
@@ -201,7 +253,7 @@ func LearningCurves(r *lab.Results, names ...string) (*viz.Figure, error) {
 		}
 		series = append(series, s)
 	}
-	series = append(series, viz.Series{Name: "bigram", X: []float64{0, last}, Y: []float64{r.Baselines.Bigram, r.Baselines.Bigram}, Dashed: true})
+	series = append(series, reference("bigram", 0, last, r.Baselines.Bigram))
 	title := fmt.Sprintf("Validation loss at L = %d while training", r.Config.TrainLen)
 	f := viz.Lines(title, "training step", "loss (nats per character)", series...)
 	f.Plot().Y.Max = r.Baselines.Unigram
@@ -217,7 +269,8 @@ type namedFigure struct {
 // WriteFigures draws the lab's standard figures of r into dir as PNG files
 // and returns their paths.
 func WriteFigures(r *lab.Results, dir string) ([]string, error) {
-	trained := Trained(r)
+	controls, bases := Controls(r)
+	trained := slices.DeleteFunc(Trained(r), func(n string) bool { return slices.Contains(controls, n) })
 	longest := r.Config.Multiples[len(r.Config.Multiples)-1]
 	bin := max(r.Config.TrainLen/8, 1)
 	figs := []namedFigure{
@@ -228,6 +281,12 @@ func WriteFigures(r *lab.Results, dir string) ([]string, error) {
 		}},
 		{"recall-by-length.png", func() (*viz.Figure, error) { return RecallByLength(r, trained...) }},
 		{"recall-by-depth-L.png", func() (*viz.Figure, error) { return RecallByDepth(r, 1, trained...) }},
+	}
+	if len(controls) > 0 {
+		both := append(slices.Clone(bases), controls...)
+		// The controls are evaluated at L only: their learning curves
+		// end on it.
+		figs = append(figs, namedFigure{"controls-learning-curves.png", func() (*viz.Figure, error) { return LearningCurves(r, both...) }})
 	}
 	if scaled := Scaled(r); len(scaled) > 1 {
 		figs = append(figs,

@@ -14,10 +14,14 @@ import (
 // results stale. Reporting (this package, figures, tables, the progress
 // bar) does not count.
 var ResultFiles = []string{
-	"pkg/lab/baseline.go", "pkg/lab/checkpoint.go", "pkg/lab/config.go", "pkg/lab/corpus.go",
+	"pkg/lab/baseline.go", "pkg/lab/cells.go", "pkg/lab/checkpoint.go", "pkg/lab/config.go", "pkg/lab/corpus.go",
 	"pkg/lab/corpus/go-docs.txt", "pkg/lab/data.go", "pkg/lab/eval.go", "pkg/lab/model.go",
 	"pkg/lab/optimizer.go", "pkg/lab/recall.go", "pkg/lab/run.go", "pkg/lab/scaling.go",
 	"pkg/lab/train.go", "pkg/lab/vocab.go",
+	// Every frequency, slope, bucket and scaling the models use: the Go
+	// files of pkg/posenc and pkg/posgraph, tests aside (git pathspecs).
+	":(glob)pkg/posenc/*.go", ":(glob,exclude)pkg/posenc/*_test.go",
+	":(glob)pkg/posgraph/*.go", ":(glob,exclude)pkg/posgraph/*_test.go",
 }
 
 // CurrentCode returns the commit checked out in the git repository at dir,
@@ -43,6 +47,18 @@ func CodeState(dir string, paths []string) (commit string, dirty bool) {
 	}
 	status, err := git(append([]string{"status", "--porcelain", "--"}, paths...)...)
 	return commit, err != nil || status != ""
+}
+
+// SameCode returns a lab.Options.SameCode for the git repository at dir:
+// true when none of ResultFiles differs between commit and the commit
+// checked out (the staleness check's criterion), so that a run resumed
+// after commits that change only lessons or reporting keeps its cells.
+func SameCode(dir string) func(commit string) bool {
+	return func(commit string) bool {
+		cmd := exec.Command("git", append([]string{"diff", "--quiet", commit, "HEAD", "--"}, ResultFiles...)...)
+		cmd.Dir = dir
+		return cmd.Run() == nil
+	}
 }
 
 // NewProvenance returns the provenance of a run started now by command, in

@@ -18,11 +18,20 @@ const root = "../../.."
 // every Go file of pkg/lab is one of them but the reporting ones.
 func TestResultFiles(t *testing.T) {
 	for _, f := range ResultFiles {
+		if glob, ok := strings.CutPrefix(f, ":(glob)"); ok {
+			if m, _ := filepath.Glob(filepath.Join(root, glob)); len(m) == 0 {
+				t.Errorf("ResultFiles' pathspec %s matches no file", f)
+			}
+			continue
+		}
+		if strings.HasPrefix(f, ":(") {
+			continue // an exclusion
+		}
 		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
 			t.Errorf("ResultFiles lists %s: %v", f, err)
 		}
 	}
-	reporting := []string{"doc.go", "results.go", "stats.go"} // what the numbers are read with, not made by
+	reporting := []string{"doc.go", "paired.go", "results.go", "stats.go"} // what the numbers are read with, not made by
 	files, _ := filepath.Glob(filepath.Join(root, "pkg/lab/*.go"))
 	for _, f := range files {
 		name := filepath.Base(f)
@@ -97,5 +106,21 @@ func TestNewProvenance(t *testing.T) {
 	Finish(&p)
 	if runtime.GOOS == "linux" && !(p.PeakRSSMiB > 0) {
 		t.Errorf("after Finish, peak memory %g MiB; want the process's", p.PeakRSSMiB)
+	}
+}
+
+// SameCode accepts the checked-out commit and rejects one git does not
+// know (a diff that fails is not the same code).
+func TestSameCode(t *testing.T) {
+	commit, _ := CurrentCode(root)
+	if commit == "" {
+		t.Skip("not a git checkout")
+	}
+	same := SameCode(root)
+	if !same(commit) {
+		t.Errorf("SameCode(HEAD = %s) = false; want true", commit)
+	}
+	if same("0000000000000000000000000000000000000000") {
+		t.Error("SameCode of an unknown commit = true; want false")
 	}
 }

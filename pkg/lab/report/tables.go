@@ -10,7 +10,7 @@ import (
 
 // Summary returns the headline table of r: each run's loss at every
 // evaluation length (mean over seeds, with their range) and its recall at
-// every length (pooled over depths and seeds), then the baselines, the
+// every length over the depth probes (the same), then the baselines, the
 // wall time and the machine.
 func Summary(r *lab.Results) string {
 	var b strings.Builder
@@ -31,15 +31,15 @@ func Summary(r *lab.Results) string {
 		}
 		fmt.Fprint(w, "|")
 		for _, k := range r.Config.Multiples {
-			fmt.Fprintf(w, "%s\t", RecallPooledText(r, name, k))
+			fmt.Fprintf(w, "%s\t", RecallText(r, name, k))
 		}
 		fmt.Fprintln(w)
 	}
 	w.Flush()
 	p := r.Provenance
-	fmt.Fprintf(&b, "L = %d; %d seeds; loss in nats per character on the same last-L targets at every length, mean [min–max over seeds];\n",
+	fmt.Fprintf(&b, "L = %d; %d seeds (a control may take fewer: Variant.Seeds); loss in nats per character on the same last-L targets at every length, mean [min–max over seeds];\n",
 		r.Config.TrainLen, len(r.Config.Seeds))
-	fmt.Fprintf(&b, "recall pooled over depths and seeds (chance %.3f); — undefined; baselines: unigram %.3f, bigram %.3f\n",
+	fmt.Fprintf(&b, "recall over the depth probes, mean [min–max over seeds] (chance %.3f); — undefined; ? not measured (a control: L only); baselines: unigram %.3f, bigram %.3f\n",
 		1/float64(len(lab.Symbols)), r.Baselines.Unigram, r.Baselines.Bigram)
 	fmt.Fprintf(&b, "%.0f s on %s (%d cores, load %.2f → %.2f), backend %s, %s\n", p.WallSeconds,
 		p.CPU, p.Cores, p.LoadBefore[0], p.LoadAfter[0], p.Backend, p.GoVersion)
@@ -94,6 +94,22 @@ func RecallOver(r *lab.Results, name string, multiple int, depths ...float64) (l
 	p.Rate = float64(p.Correct) / float64(p.N)
 	p.Lo, p.Hi = lab.Wilson(p.Correct, p.N)
 	return p, nil
+}
+
+// RecallText returns name's recall at multiple·L over the depth probes as
+// "0.84 [0.80–0.88]": the mean over seeds and their range
+// (EstimateRecall); "—" where undefined, "?" where missing.
+func RecallText(r *lab.Results, name string, multiple int) string {
+	e, err := EstimateRecall(r, name, DepthCells(multiple))
+	switch {
+	case err != nil:
+		return "?"
+	case !e.Defined:
+		return "—"
+	case e.Seeds == 1:
+		return fmt.Sprintf("%.2f", e.Mean)
+	}
+	return fmt.Sprintf("%.2f [%.2f–%.2f]", e.Mean, e.SeedMin, e.SeedMax)
 }
 
 // RecallPooledText returns RecallPooled as "0.84".

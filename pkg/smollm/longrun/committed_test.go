@@ -61,7 +61,7 @@ func stale(dir string, commits []string) []string {
 func TestCommittedResults(t *testing.T) {
 	store := Store{Dir: filepath.Join(root, committedDir)}
 	if _, err := os.Stat(store.Dir); errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("%s does not exist yet: no long run is committed (make model-results writes it, about 2 h on XLA CPU)", committedDir)
+		t.Skipf("%s does not exist yet: no long run is committed (make model-results writes it, hours on XLA CPU: it prints its estimate)", committedDir)
 	}
 	c := DefaultConfig()
 	cells, err := store.NLLCells()

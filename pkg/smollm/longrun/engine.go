@@ -1,6 +1,8 @@
 package longrun
 
 import (
+	"slices"
+
 	"github.com/gomlx/compute"
 
 	"github.com/posenc/course/pkg/posenc"
@@ -17,6 +19,16 @@ type Engine interface {
 	Logits(ids []int32, rows []int, sc posenc.Scaling) ([][]float32, error)
 }
 
+// PrefixSharer is an Engine that can run a prefix once for the Logits
+// calls that follow it: the passkey trials of one length and depth share
+// everything before the needle, so each trial runs only from the needle
+// on. The logits are those of the whole sequence, to float32 rounding.
+type PrefixSharer interface {
+	// SharePrefix runs prefix under sc, for sequences of up to capacity
+	// tokens that start with it; a nil prefix forgets the last one.
+	SharePrefix(prefix []int32, capacity int, sc posenc.Scaling) error
+}
+
 // ModelEngine runs SmolLM2 (smollm.Model) on a backend, one model at a
 // time: a new scaling replaces the model (the run groups cells by method).
 type ModelEngine struct {
@@ -26,6 +38,12 @@ type ModelEngine struct {
 
 	current posenc.Scaling
 	model   *smollm.Model
+
+	// The shared prefix (SharePrefix): its ids, the model that ran it and
+	// its cache, cloned for each sequence that starts with it.
+	prefix      []int32
+	prefixModel *smollm.Model
+	prefixCache *smollm.Cache
 }
 
 // modelFor returns the model for scaling sc on a sequence of n tokens.
@@ -67,11 +85,43 @@ func (e *ModelEngine) NLL(ids []int32, sc posenc.Scaling) ([]float32, error) {
 	return m.Score(ids)
 }
 
-// Logits implements Engine.
+// SharePrefix implements PrefixSharer.
+func (e *ModelEngine) SharePrefix(prefix []int32, capacity int, sc posenc.Scaling) error {
+	e.prefix, e.prefixModel, e.prefixCache = nil, nil, nil
+	if len(prefix) == 0 {
+		return nil
+	}
+	m, err := e.modelFor(sc, capacity)
+	if err != nil {
+		return err
+	}
+	cache, err := m.NewCache(capacity)
+	if err != nil {
+		return err
+	}
+	if _, _, err := m.Forward(cache, prefix, positions(len(prefix)), nil, nil); err != nil {
+		return err
+	}
+	e.prefix, e.prefixModel, e.prefixCache = slices.Clone(prefix), m, cache
+	return nil
+}
+
+// Logits implements Engine. A sequence that starts with the shared prefix,
+// under the model that ran it, runs from a clone of its cache.
 func (e *ModelEngine) Logits(ids []int32, rows []int, sc posenc.Scaling) ([][]float32, error) {
 	m, err := e.modelFor(sc, len(ids))
 	if err != nil {
 		return nil, err
+	}
+	p := len(e.prefix)
+	if m == e.prefixModel && p < len(ids) && len(ids) <= e.prefixCache.Cap && slices.Equal(ids[:p], e.prefix) &&
+		(len(rows) == 0 || rows[0] >= p) {
+		after := make([]int, len(rows))
+		for i, r := range rows {
+			after[i] = r - p
+		}
+		logits, _, err := m.Forward(e.prefixCache.Clone(), ids[p:], positions(len(ids))[p:], after, nil)
+		return logits, err
 	}
 	cache, err := m.NewCache(len(ids))
 	if err != nil {

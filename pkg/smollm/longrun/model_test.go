@@ -3,7 +3,9 @@ package longrun
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -84,19 +86,28 @@ func TestPasskeyTokensAreThePrompts(t *testing.T) {
 	}
 }
 
-// TestQuickRunOnXLA runs a few cells of the quick run on the model: the
-// NLL and a passkey trial come out finite and sane. On the pure-Go backend
-// (about 100 s per 512 tokens) it skips.
-func TestQuickRunOnXLA(t *testing.T) {
+// needXLAModel returns the tokenizer and the weights, skipping on the
+// pure-Go backend (about 100 s per 512 tokens: minutes for the tests that
+// call it), with why and what runs instead.
+func needXLAModel(t *testing.T, instead string) (*bpe.Tokenizer, *smollm.Weights) {
+	t.Helper()
 	tok := needTokenizer(t)
 	if posgraph.Backend().String() == gobackend.BackendName {
-		t.Skip("the pure-Go backend takes minutes for this; scripts/model-results.sh --quick runs it on XLA")
+		t.Skip(strings.TrimSuffix("the pure-Go backend takes minutes for this; "+instead, "; "))
 	}
 	path, _ := smollm.Find()
 	w, err := smollm.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return tok, w
+}
+
+// TestQuickRunOnXLA runs a few cells of the quick run on the model: the
+// NLL and a passkey trial come out finite and sane. On the pure-Go backend
+// (about 100 s per 512 tokens) it skips.
+func TestQuickRunOnXLA(t *testing.T) {
+	tok, w := needXLAModel(t, "scripts/model-results.sh --quick runs it on XLA")
 	c := QuickConfig()
 	c.Window, c.RangeEdges, c.Texts = 128, []int{0, 64, 128}, []string{"opticks"}
 	c.PasskeyLengths, c.TrialsBeyond = []int{200}, 0
@@ -117,5 +128,46 @@ func TestQuickRunOnXLA(t *testing.T) {
 	}
 	if len(s.Passkey) != 1 || s.Passkey[0].Trials != 1 {
 		t.Errorf("passkey cells %+v, want one trial", s.Passkey)
+	}
+}
+
+// TestSharedPrefixMatchesWholePrompt checks the run's shortcut for passkey
+// trials against the unshared path: two trials of one length and depth,
+// run from the shared cache of what precedes their needle, give the logits
+// of each whole prompt run alone, to float32 rounding, and the same
+// greedy tokens. Skips on the pure-Go backend (minutes).
+func TestSharedPrefixMatchesWholePrompt(t *testing.T) {
+	tok, w := needXLAModel(t, "")
+	const length, chunk = 300, 64
+	// YaRN ×2 past a pretended trained length of 128: a scaling, as the
+	// beyond-length cells run (no scaling takes the same path).
+	for _, m := range []Method{Methods(2, 128)[4]} {
+		alone := &ModelEngine{Backend: posgraph.Backend(), Weights: w, ChunkSize: chunk}
+		shared := &ModelEngine{Backend: posgraph.Backend(), Weights: w, ChunkSize: chunk}
+		for trial := range uint64(2) {
+			p, err := NewPasskeyPrompt(tok, length, 0.5, 7+trial)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if trial == 0 {
+				if err := shared.SharePrefix(p.IDs[:p.NeedleAt], length, m.Scaling); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := ScorePasskey(alone, p, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := ScorePasskey(shared, p, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := math.Abs(want.NLL - got.NLL)
+			t.Logf("%s, trial %d: %d tokens, needle at %d: answer NLL %.5f alone, %.5f after the shared prefix (Δ %.2g); greedy %v and %v",
+				m.Name, trial, len(p.IDs), p.NeedleAt, want.NLL, got.NLL, d, want.Greedy, got.Greedy)
+			if d > 1e-3 || !slices.Equal(want.Greedy, got.Greedy) {
+				t.Errorf("%s, trial %d: the shared prefix changed the answer's NLL by %.3g or its greedy tokens", m.Name, trial, d)
+			}
+		}
 	}
 }

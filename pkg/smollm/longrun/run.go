@@ -39,6 +39,9 @@ func Run(c Config, store Store, e Engine, tok Tokenizer, prov Provenance, progre
 		}
 		texts[name] = w
 	}
+	left := c.workLeft(store)
+	say("%.0f k tokens and %.2g attention pairs left to run: about %s at the speed of the committed make model-bench run (BenchCost; %s for the whole grid; an idle machine is faster)",
+		left.Tokens/1000, left.Pairs, left.Duration(BenchCost).Round(time.Minute), c.Work().Duration(BenchCost).Round(time.Minute))
 	for _, m := range methods {
 		for _, name := range c.Texts {
 			path := store.nllPath(name, m.Name)
@@ -70,6 +73,9 @@ func Run(c Config, store Store, e Engine, tok Tokenizer, prov Provenance, progre
 				continue
 			}
 			for _, d := range c.PasskeyDepths {
+				// The trials of a length and depth differ from the needle
+				// on: an engine that can runs what comes before it once.
+				shared := false
 				for trial := range c.trials(n) {
 					path := store.passkeyPath(name, n, d, trial)
 					if has(path) {
@@ -82,6 +88,14 @@ func Run(c Config, store Store, e Engine, tok Tokenizer, prov Provenance, progre
 					prompt, err := NewPasskeyPrompt(tok, n, d, seed)
 					if err != nil {
 						return err
+					}
+					if sharer, ok := e.(PrefixSharer); ok && !shared {
+						t0 := time.Now()
+						if err := sharer.SharePrefix(prompt.IDs[:prompt.NeedleAt], n, m.Scaling); err != nil {
+							return fmt.Errorf("longrun: passkey %d tokens, depth %g: the prefix under %s: %w", n, d, name, err)
+						}
+						shared = true
+						say("passkey %-5s %5d tokens depth %.2f: the trials' shared %d tokens before the needle, %.0f s", name, n, d, prompt.NeedleAt, time.Since(t0).Seconds())
 					}
 					t0, p := time.Now(), prov.now()
 					o, err := ScorePasskey(e, prompt, m)
@@ -98,6 +112,11 @@ func Run(c Config, store Store, e Engine, tok Tokenizer, prov Provenance, progre
 					say("passkey %-5s %5d tokens depth %.2f trial %d: key %d, pass %t (%d/%d), %.0f s",
 						name, n, d, trial, prompt.Key, o.Pass, o.Correct, o.Tokens, tr.Seconds)
 				}
+				if sharer, ok := e.(PrefixSharer); ok && shared {
+					if err := sharer.SharePrefix(nil, 0, m.Scaling); err != nil {
+						return err
+					}
+				}
 			}
 		}
 	}
@@ -108,6 +127,36 @@ func Run(c Config, store Store, e Engine, tok Tokenizer, prov Provenance, progre
 	}
 	say("%d cells run, %d found done; summaries in %s", rec.CellsRun, rec.CellsKept, store.Dir)
 	return WriteSummary(store, c)
+}
+
+// workLeft is the work of the cells of c that store lacks, as Config.Work
+// counts it.
+func (c Config) workLeft(store Store) Work {
+	var w Work
+	for _, m := range Methods(c.Factor, c.OriginalLen) {
+		for _, name := range c.Texts {
+			if !has(store.nllPath(name, m.Name)) {
+				w = w.Add(c.nllWork())
+			}
+		}
+	}
+	for _, n := range c.PasskeyLengths {
+		for _, name := range c.passkeyMethods(n) {
+			for _, d := range c.PasskeyDepths {
+				shared := false
+				for trial := range c.trials(n) {
+					if has(store.passkeyPath(name, n, d, trial)) {
+						continue
+					}
+					if !shared {
+						w, shared = w.Add(forwardWork(0, needle(n, d), c.ChunkSize, n)), true
+					}
+					w = w.Add(forwardWork(needle(n, d), n, c.ChunkSize, n))
+				}
+			}
+		}
+	}
+	return w
 }
 
 func contains(xs []string, x string) bool {

@@ -25,18 +25,20 @@ type NLLCell struct {
 
 // PasskeyTrial is one passkey trial under one method.
 type PasskeyTrial struct {
-	Method     string     `json:"method"`
-	Length     int        `json:"length"` // asked
-	Tokens     int        `json:"tokens"` // the prompt's, answer included
-	Depth      float64    `json:"depth"`
-	Trial      int        `json:"trial"`
-	Key        int        `json:"key"`
-	NeedleAt   int        `json:"needle_at"`
-	Pass       bool       `json:"pass"`
-	Correct    int        `json:"correct"` // answer tokens right under teacher forcing
-	Answer     int        `json:"answer_tokens"`
-	Greedy     []int      `json:"greedy"`
-	AnswerNLL  float64    `json:"answer_nll"`
+	Method    string  `json:"method"`
+	Length    int     `json:"length"` // asked
+	Tokens    int     `json:"tokens"` // the prompt's, answer included
+	Depth     float64 `json:"depth"`
+	Trial     int     `json:"trial"`
+	Key       int     `json:"key"`
+	NeedleAt  int     `json:"needle_at"`
+	Pass      bool    `json:"pass"`
+	Correct   int     `json:"correct"` // answer tokens right under teacher forcing
+	Answer    int     `json:"answer_tokens"`
+	Greedy    []int   `json:"greedy"`
+	AnswerNLL float64 `json:"answer_nll"`
+	// Seconds is the trial's own time: from the needle on where the
+	// engine shares the part before it between trials (PrefixSharer).
 	Seconds    float64    `json:"seconds"`
 	Provenance Provenance `json:"provenance"`
 }

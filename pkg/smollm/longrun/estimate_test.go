@@ -1,0 +1,46 @@
+package longrun
+
+import (
+	"testing"
+	"time"
+)
+
+// TestForwardWork counts the attention pairs of a growing cache by hand: a
+// window of 4 chunks reads 1, 2, 3 and 4 chunks' slots; a prompt that ends
+// inside its last chunk reads no further than its capacity; a continuation
+// from position 5 of chunks of 4 reads 8, then 12 slots.
+func TestForwardWork(t *testing.T) {
+	for _, c := range []struct {
+		from, to, chunk, capacity int
+		want                      Work
+	}{
+		{0, 16, 4, 16, Work{Tokens: 16, Pairs: 4 * (4 + 8 + 12 + 16)}},
+		{0, 14, 4, 14, Work{Tokens: 14, Pairs: 4*(4+8+12) + 2*14}},
+		{5, 12, 4, 12, Work{Tokens: 7, Pairs: 4*12 + 3*12}},
+	} {
+		if got := forwardWork(c.from, c.to, c.chunk, c.capacity); got != c.want {
+			t.Errorf("forwardWork(%d, %d, %d, %d) = %+v, want %+v", c.from, c.to, c.chunk, c.capacity, got, c.want)
+		}
+	}
+}
+
+// TestWorkLeft checks that the estimate the run prints counts what is
+// left: all of Config.Work on an empty store, less a cell's work once the
+// cell is on disk.
+func TestWorkLeft(t *testing.T) {
+	c := DefaultConfig()
+	store := Store{Dir: t.TempDir()}
+	if got, want := c.workLeft(store), c.Work(); got != want {
+		t.Errorf("an empty store leaves %+v, want the whole grid %+v", got, want)
+	}
+	if err := writeJSON(store.nllPath(c.Texts[0], "none"), NLLCell{}); err != nil {
+		t.Fatal(err)
+	}
+	left, all := c.workLeft(store), c.Work()
+	if d := all.Tokens - left.Tokens; d != float64(c.Window) {
+		t.Errorf("one NLL cell done: %g tokens fewer, want %d", d, c.Window)
+	}
+	if d := c.Work().Duration(BenchCost); d < time.Minute || d > 24*time.Hour {
+		t.Errorf("the whole grid is estimated at %v", d)
+	}
+}

@@ -1,0 +1,42 @@
+package exercises
+
+// GGUFToHF undoes llama.cpp's permutation of the query and key projections
+// of a grouped-query Llama model, so that transformers' Llama, which
+// rotates halves, can use a GGUF file's weights. wq has heads heads and wk
+// kvHeads heads of headDim rows each (headDim = len(wq)/heads =
+// len(wk)/kvHeads); row h·headDim + r is row r of head h, and each row is
+// one output feature's weights (nn.Linear's layout).
+//
+// llama.cpp's converter (convert_hf_to_gguf.py, LlamaModel.permute) moved,
+// within each head, Hugging Face's row j (first half) to row 2j and row
+// j + headDim/2 (second half) to row 2j+1, so that GGML's RoPE, which
+// rotates adjacent rows, turns the same pairs. Return new matrices q and k
+// with every head's rows put back; leave wq and wk unchanged. Return nil,
+// nil when wq cannot be cut into heads heads of an even number of rows, or
+// wk into kvHeads.
+//
+// Read lesson 11, “The layout: which dimensions form a pair”.
+// Hints: exercises/README.md.
+func GGUFToHF(wq, wk [][]float64, heads, kvHeads int) (q, k [][]float64) {
+	if heads < 1 || kvHeads < 1 || len(wq)%(2*heads) != 0 || len(wk)%(2*kvHeads) != 0 {
+		return nil, nil
+	}
+	// The keys are cut by their own head count: a grouped-query model has
+	// fewer of them.
+	return unpermuteHeads(wq, heads), unpermuteHeads(wk, kvHeads)
+}
+
+// unpermuteHeads puts each head's rows 2j and 2j+1 back at j and
+// j + headDim/2, copying every row.
+func unpermuteHeads(w [][]float64, heads int) [][]float64 {
+	headDim := len(w) / heads
+	out := make([][]float64, len(w))
+	for h := range heads {
+		base := h * headDim
+		for j := range headDim / 2 {
+			out[base+j] = append([]float64(nil), w[base+2*j]...)
+			out[base+headDim/2+j] = append([]float64(nil), w[base+2*j+1]...)
+		}
+	}
+	return out
+}
