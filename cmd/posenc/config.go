@@ -115,7 +115,13 @@ func writeConfigTable(w io.Writer, m *posenc.ModelPositions, rows []configRow) e
 	head := fmt.Sprintf("model_type %s: %d layers, max_position_embeddings %d, trained on %d, head_dim %d",
 		m.ModelType, len(m.Layers), m.MaxPositions, m.TrainedLen, m.HeadDim)
 	if d := m.Decoupled; d != nil {
-		head += fmt.Sprintf(" (decoupled: %d position-free + %d rotary)", d.NopeDim, d.RopeDim)
+		if anyRoPE(m) {
+			head += fmt.Sprintf(" (decoupled: %d position-free + %d rotary)", d.NopeDim, d.RopeDim)
+		} else {
+			// Kimi Linear's MLA is "with NoPE": its qk_rope_head_dim
+			// part is never rotated.
+			head += fmt.Sprintf(" (MLA: %d + %d dimensions, none rotated: no layer has RoPE)", d.NopeDim, d.RopeDim)
+		}
 	}
 	for _, warning := range m.Warnings {
 		head += "\nwarning: " + warning
@@ -148,10 +154,17 @@ func writeConfigTable(w io.Writer, m *posenc.ModelPositions, rows []configRow) e
 		case 4:
 			return fmt.Sprintf("%d/%d", row.pairs, row.half)
 		case 5:
+			text := layoutText(rope.Layout)
 			if ix := row.l.Indexer; ix != nil {
-				return layoutText(rope.Layout) + ", indexer " + layoutText(ix.Layout)
+				text += ", indexer " + layoutText(ix.Layout)
 			}
-			return layoutText(rope.Layout)
+			if sec := row.l.MRoPESection; sec != nil {
+				text += ", mrope " + strings.Trim(strings.ReplaceAll(fmt.Sprint(sec), " ", "/"), "[]")
+				if row.l.MRoPEInterleaved {
+					text += " interleaved"
+				}
+			}
+			return text
 		case 6:
 			return scalingText(rope)
 		case 7:
@@ -173,6 +186,16 @@ func writeConfigTable(w io.Writer, m *posenc.ModelPositions, rows []configRow) e
 		}
 		return "-"
 	})
+}
+
+// anyRoPE reports whether some layer of m rotates.
+func anyRoPE(m *posenc.ModelPositions) bool {
+	for _, l := range m.Layers {
+		if l.RoPE != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func writeConfigJSON(w io.Writer, m *posenc.ModelPositions, rows []configRow) error {
@@ -198,6 +221,9 @@ func writeConfigJSON(w io.Writer, m *posenc.ModelPositions, rows []configRow) er
 		}
 		if row.l.Sinks {
 			b.WriteString(", \"sinks\": true")
+		}
+		if sec := row.l.MRoPESection; sec != nil {
+			fmt.Fprintf(&b, ", \"mrope_section\": [%s], \"mrope_interleaved\": %t", strings.Trim(strings.ReplaceAll(fmt.Sprint(sec), " ", ", "), "[]"), row.l.MRoPEInterleaved)
 		}
 		if ix := row.l.Indexer; ix != nil {
 			fmt.Fprintf(&b, ", \"indexer\": {\"layout\": %s}", strconv.Quote(layoutText(ix.Layout)))

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/posenc/course/pkg/posenc"
@@ -33,6 +35,8 @@ type goldenModel struct {
 		// IndexerLayout that of DeepSeek Sparse Attention's indexer.
 		Layout        string `json:"layout"`
 		IndexerLayout string `json:"indexer_layout"`
+		// MRoPESection is the mrope_section of a multimodal text model.
+		MRoPESection []int `json:"mrope_section"`
 	} `json:"rope"`
 	Layers []struct {
 		Type           string  `json:"type"`
@@ -90,9 +94,10 @@ func readGolden(t *testing.T) goldenFile {
 // the difference is HF's float32 rounding, and the library's value is the
 // exact one of the same formula. Every other decision — which layers
 // rotate, windows, the p-RoPE zeros, LongRoPE's long factors, attention and
-// softmax scales — agrees exactly. The one real disagreement found lies
-// outside the fixtures; TestGoldenDisagreement shows transformers is wrong
-// there.
+// softmax scales — agrees exactly. The two real disagreements found lie
+// outside the fixtures; TestGoldenDisagreement (YaRN's truncate in a
+// per-layer-type dictionary) and TestGoldenDisagreementDBRX (DBRX's
+// attn_config.rope_theta) show transformers is wrong there.
 const goldenRelTol = 1e-6
 
 // TestGoldenHuggingFace reads every fixture with ParseHFConfig and compares
@@ -245,6 +250,9 @@ func compareGolden(t *testing.T, name string, cfg []byte, golden map[string]gold
 		if layout := layoutName[r.Layout]; layout != wr.Layout {
 			t.Errorf("%s layer %d (%s): pair layout %s; HF's rotation pairs coordinates as %q", name, i, l.Type, layout, wr.Layout)
 		}
+		if !slices.Equal(l.MRoPESection, wr.MRoPESection) {
+			t.Errorf("%s layer %d: mrope_section %v; HF %v", name, i, l.MRoPESection, wr.MRoPESection)
+		}
 		if wl.Indexer != nil && *wl.Indexer != (l.Indexer != nil) {
 			t.Errorf("%s layer %d: indexer %v; HF runs one: %v", name, i, l.Indexer != nil, *wl.Indexer)
 		}
@@ -312,24 +320,7 @@ func relErr(got, want float64) float64 { return math.Abs(got-want) / math.Abs(wa
 // forms. transformers is wrong here (a bug in its lookup), and the test
 // proves that its frequencies are exactly those of truncate true.
 func TestGoldenDisagreement(t *testing.T) {
-	var g struct {
-		Disagreements map[string]struct {
-			Config    json.RawMessage `json:"config"`
-			LayerType string          `json:"layer_type"`
-			InvFreq   []float64       `json:"inv_freq"`
-		} `json:"disagreements"`
-	}
-	data, err := modelconfigs.Golden()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &g); err != nil {
-		t.Fatal(err)
-	}
-	d, ok := g.Disagreements["nested_yarn_truncate_false"]
-	if !ok {
-		t.Fatal("golden.json has no nested_yarn_truncate_false entry (run make golden)")
-	}
+	d := readDisagreement(t, "nested_yarn_truncate_false")
 	m, err := posenc.ParseHFConfig(d.Config)
 	if err != nil {
 		t.Fatal(err)
@@ -354,4 +345,61 @@ func TestGoldenDisagreement(t *testing.T) {
 	if differ == 0 {
 		t.Error("the library's truncate-false frequencies equal transformers': the disagreement is gone (fixed upstream?)")
 	}
+}
+
+// TestGoldenDisagreementDBRX covers the second disagreement found: DBRX's
+// released config.json keeps its RoPE base in attn_config.rope_theta
+// (500000, the base of Databricks' own model). DbrxAttentionConfig of
+// transformers 5.25.0 has no rope_theta field, so the value stays an extra
+// attribute of the sub-config and DbrxRotaryEmbedding rotates with the
+// default base 10000. transformers is wrong (its port loses the authors'
+// base); the reader uses 500000 and warns. The test proves transformers'
+// frequencies are exactly those of base 10000.
+func TestGoldenDisagreementDBRX(t *testing.T) {
+	d := readDisagreement(t, "dbrx_attn_config_rope_theta")
+	m, err := posenc.ParseHFConfig(d.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := *m.Layers[0].RoPE
+	if r.Base != 500000 || len(m.Warnings) == 0 || !strings.HasPrefix(m.Warnings[0], "attn_config.rope_theta") {
+		t.Fatalf("base %v, warnings %q; want 500000 and a warning naming attn_config.rope_theta", r.Base, m.Warnings)
+	}
+	hf := r.WithBase(10000)
+	hfSays, _ := hf.InvFreq()
+	ours, _ := r.InvFreq()
+	if msg := compareFreqs(hfSays, d.InvFreq); msg != "" {
+		t.Errorf("transformers' DBRX frequencies are not base 10000's: %s", msg)
+	}
+	if compareFreqs(ours, d.InvFreq) == "" {
+		t.Error("the reader's base-500000 frequencies equal transformers': the disagreement is gone (fixed upstream?)")
+	}
+}
+
+// disagreement is an entry of golden.json's disagreements: a config and
+// the frequencies transformers computes for it.
+type disagreement struct {
+	Config    json.RawMessage `json:"config"`
+	LayerType string          `json:"layer_type"`
+	InvFreq   []float64       `json:"inv_freq"`
+}
+
+// readDisagreement returns golden.json's disagreements[name].
+func readDisagreement(t *testing.T, name string) disagreement {
+	t.Helper()
+	var g struct {
+		Disagreements map[string]disagreement `json:"disagreements"`
+	}
+	data, err := modelconfigs.Golden()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	d, ok := g.Disagreements[name]
+	if !ok {
+		t.Fatalf("golden.json has no %s entry (run make golden)", name)
+	}
+	return d
 }

@@ -19,8 +19,9 @@ type ModelPositions struct {
 	// multimodal config).
 	ModelType string
 	// MaxPositions is max_position_embeddings: the context the model is
-	// configured for (after any extension); 0 for a model without
-	// positions whose config has none (Kimi Linear, Nemotron-H).
+	// configured for (after any extension); 0 for a model whose config has
+	// none and whose class needs none (Kimi Linear, Nemotron-H,
+	// RecurrentGemma).
 	MaxPositions int
 	// TrainedLen is the context the position scaling starts from: the
 	// original_max_position_embeddings of the scaling, or MaxPositions
@@ -77,6 +78,15 @@ type LayerPositions struct {
 	// whatever the positions, so a head can attend to nothing). The
 	// values are weights; the config says only that the model has them.
 	Sinks bool
+	// MRoPESection, for a multimodal model's text layers (Qwen2-VL,
+	// Qwen2.5-VL, Qwen3-VL, GLM-4V, …), is the rope dictionary's
+	// mrope_section: how many of the rotary pairs follow the temporal,
+	// height and width position ids, in that order (MRoPEAxes); nil
+	// otherwise. For text alone the three ids are equal and the rotation
+	// is the layer's RoPE. MRoPEInterleaved is mrope_interleaved (Qwen3-VL:
+	// the axes cycle pair by pair instead of lying in blocks).
+	MRoPESection     []int
+	MRoPEInterleaved bool
 	// Temperature, when set, scales the queries of this layer with the
 	// position (Llama 4's attn_temperature_tuning on its NoPE layers).
 	Temperature *AttentionTemperature
@@ -131,6 +141,15 @@ func ReadHFConfig(path string) (*ModelPositions, error) {
 // type's pair layout. A multimodal config's text_config is read instead of
 // its top level. The JSON may hold NaN and Infinity, as Python writes it.
 //
+// Where a config leaves a setting out, the reader takes what the model
+// type's configuration class in transformers takes, and says so in
+// Warnings: its default rope_parameters (gpt-oss's YaRN, Ministral 3's
+// YaRN with llama_4_scaling_beta), its rope_theta, its head_dim (Gemma's
+// 256), hidden_size // num_attention_heads rounded down, the layer pattern
+// it derives (Gemma 2's alternation, OLMo 3's every fourth layer, …). A
+// class default it does not reproduce, and a design it does not model (an
+// odd rotary width, per-layer bases), are errors naming the field.
+//
 // Fields that have nothing to do with positions (vocab_size, …) are
 // ignored and listed in Ignored. A top-level field it does not know whose
 // name mentions rope, rotary, position, theta, window, chunk or layer
@@ -153,7 +172,11 @@ func ParseHFConfig(data []byte) (*ModelPositions, error) {
 		}
 		top = m
 	}
+	if mt, _ := top["model_type"].(string); notRotary[mt] != "" {
+		return nil, validate.Err("model_type", mt, "has no rotary embedding in transformers ("+notRotary[mt]+"); this reader reads RoPE configs")
+	}
 	c := hfConfig{fields: top, warnings: new([]string)}
+	c.applyAttributeMap()
 	if err := c.checkFields(); err != nil {
 		return nil, err
 	}
@@ -195,8 +218,79 @@ var knownTopLevel = []string{
 	"rotary_pct", "sliding_window_pattern", "full_attention_interval",
 	"layers_block_type", "hybrid_override_pattern", "position_embedding_type",
 	"indexer_types", "index_topk_pattern", "index_topk_freq", "index_skip_topk_offset",
-	"compress_rope_theta", "compress_ratios", "linear_attn_config",
+	"compress_rope_theta", "compress_ratios", "linear_attn_config", "global_attn_every_n_layers",
+	"rotary_emb_base", "rotary_dim", "per_layer_config", "attn_layer_indices", "kv_channels",
+	"prefix_dense_sliding_window_pattern", "alibi", "layer_rope_theta", "attn_layer_period", "attn_layer_offset",
 }
+
+// attributeMaps are the attribute_map of configuration classes whose
+// config.json names the layer count, heads, width and context otherwise:
+// GPTJConfig and CodeGenConfig (configuration_gptj.py, attribute_map).
+var attributeMaps = map[string]map[string]string{
+	"gptj":    {"n_positions": "max_position_embeddings", "n_embd": "hidden_size", "n_head": "num_attention_heads", "n_layer": "num_hidden_layers"},
+	"codegen": {"n_positions": "max_position_embeddings", "n_embd": "hidden_size", "n_head": "num_attention_heads", "n_layer": "num_hidden_layers"},
+	// RecurrentGemmaConfig (configuration_recurrent_gemma.py:57).
+	"recurrent_gemma": {"attention_window_size": "sliding_window"},
+	// DbrxConfig (configuration_dbrx.py, attribute_map).
+	"dbrx": {"n_heads": "num_attention_heads", "d_model": "hidden_size", "n_layers": "num_hidden_layers", "max_seq_len": "max_position_embeddings"},
+}
+
+// applyAttributeMap renames the fields of the model type's attribute_map
+// to the names the reader reads, as the class's attribute_map does.
+//
+// DBRX's released config.json keeps its base in attn_config.rope_theta
+// (500000), as Databricks' own model reads it. transformers 5.25.0 drops
+// it: DbrxAttentionConfig has no rope_theta field, so DbrxRotaryEmbedding
+// rotates with the default 10000 (golden.json's disagreements,
+// TestGoldenDisagreementDBRX). The reader takes the authors' value, and
+// warns that transformers does not.
+func (c hfConfig) applyAttributeMap() {
+	modelType, _ := c.fields["model_type"].(string)
+	if attn, ok := c.fields["attn_config"].(map[string]any); ok && modelType == "dbrx" && attn["rope_theta"] != nil {
+		if _, set := c.fields["rope_theta"]; !set {
+			c.fields["rope_theta"] = attn["rope_theta"]
+			c.warn("attn_config.rope_theta", attn["rope_theta"], "read as the RoPE base, as DBRX's authors do; transformers 5.25.0 ignores it and uses 10000")
+		}
+	}
+	for from, to := range attributeMaps[modelType] {
+		if v, ok := c.fields[from]; ok {
+			if _, set := c.fields[to]; !set {
+				c.fields[to] = v
+			}
+			delete(c.fields, from)
+		}
+	}
+}
+
+// notRotary are model types whose transformers model has no rotary
+// embedding, though their config.json names layers, heads and a context as
+// a RoPE model's does: without this list they would read as RoPE with the
+// default base. Found by reading every configuration class's default
+// config.json with the reader and looking at the modeling module of those
+// that read.
+var notRotary = map[string]string{
+	"opt": "learned absolute positions, OPTLearnedPositionalEmbedding", "biogpt": "learned absolute positions",
+	"xglm": "sinusoidal positions", "gpt2": "learned absolute positions", "gpt_bigcode": "learned absolute positions",
+	"gpt_neo": "learned absolute positions", "bloom": "ALiBi", "mpt": "ALiBi",
+	"bert": "learned absolute positions", "roberta": "learned absolute positions", "xlm-roberta": "learned absolute positions",
+	"electra": "learned absolute positions", "albert": "learned absolute positions", "camembert": "learned absolute positions",
+	"ernie": "learned absolute positions", "megatron-bert": "learned absolute positions", "data2vec-text": "learned absolute positions",
+	"big_bird": "learned absolute positions", "convbert": "learned absolute positions", "bert-generation": "learned absolute positions",
+	"xmod": "learned absolute positions", "roc_bert": "learned absolute positions", "mra": "learned absolute positions",
+}
+
+// unmodelled are model types whose positions transformers computes in a
+// way this reader does not model; their configs are an error, not a guess
+// (found by TestGoldenClassConfigs).
+var unmodelled = map[string]string{
+	"ernie4_5_vl_moe": "its 3-D rotary embedding allots the frequencies to the axes in its own order",
+	"dory":            "its layers run in recurrent loops, more layers than num_hidden_layers",
+}
+
+// fieldOf are the top-level fields that one model type's class reads and
+// others do not: in another model type's config they are an error.
+var fieldOf = map[string][]string{"rotary_emb_base": {"gpt_neox"}, "rotary_dim": {"minimax_m2", "minimax_m3_vl_text", "gptj", "codegen"}, "alibi": {"falcon"}, "attn_layer_period": {"jamba"}, "attn_layer_offset": {"jamba"}, "layer_rope_theta": {"granite_swa", "granitemoe_swa"},
+	"attn_layer_indices": {"bamba"}, "kv_channels": {"jetmoe"}, "prefix_dense_sliding_window_pattern": {"cohere2_moe"}}
 
 // ignoredPositionFields are fields whose names sound like positions but
 // that transformers' code for the model types that ship them does not read
@@ -204,15 +298,33 @@ var knownTopLevel = []string{
 // model has no multimodal RoPE; Qwen2-VL's is a separate model type), and
 // gpt-oss's initial_context_length (its rope_scaling holds the same length
 // as original_max_position_embeddings).
-var ignoredPositionFields = []string{"use_mrope", "initial_context_length"}
+//
+// Also fields of transformers' own serialisation and of parts of a model
+// that are not its attention's positions: chunk_size_feed_forward (every
+// PreTrainedConfig's feed-forward chunking), mlp_layer_types (dense or MoE
+// per layer), mtp_layer_types and mtp_mlp_layer_types (the
+// multi-token-prediction layers outside the stack), chunk_size and
+// mamba_chunk_size (the Mamba-2 scan's chunk), and Gemma 3's private
+// _sliding_window_pattern (its class reads sliding_window_pattern only,
+// configuration_gemma3.py:105).
+var ignoredPositionFields = []string{"use_mrope", "initial_context_length", "chunk_size_feed_forward",
+	"mlp_layer_types", "mtp_layer_types", "mtp_mlp_layer_types", "chunk_size", "mamba_chunk_size", "_sliding_window_pattern"}
 
 // positionWords mark a top-level field as being about positions: such a
 // field that ParseHFConfig does not know is an error, not ignored.
 var positionWords = []string{"rope", "rotary", "position", "theta", "window", "chunk", "layer_types", "mscale", "attn_temperature"}
 
+// ignoredFieldsOf are position-sounding fields that one model type's
+// published configs carry and its class does not read: Gemma 2's
+// sliding_window_size (its released config.json holds it beside
+// sliding_window; Gemma2Config and Gemma2Attention read sliding_window
+// only), which MiMo-V2-Flash's and Inkling's classes do read.
+var ignoredFieldsOf = map[string][]string{"gemma2": {"sliding_window_size"}}
+
 func (c hfConfig) checkFields() error {
+	modelType, _ := c.fields["model_type"].(string)
 	for k, v := range c.fields {
-		if slices.Contains(knownTopLevel, k) || slices.Contains(ignoredPositionFields, k) {
+		if slices.Contains(knownTopLevel, k) || slices.Contains(ignoredPositionFields, k) || slices.Contains(ignoredFieldsOf[modelType], k) {
 			continue
 		}
 		for _, w := range positionWords {
@@ -290,7 +402,29 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	if m.ModelType, err = c.str("model_type"); err != nil {
 		return nil, err
 	}
+	if err := c.classRope(m.ModelType); err != nil {
+		return nil, err
+	}
 	if err := c.aliasLayerTypes(m.ModelType); err != nil {
+		return nil, err
+	}
+	if why, ok := unmodelled[strings.TrimSuffix(m.ModelType, "_text")]; ok {
+		return nil, validate.Err("model_type", m.ModelType, "is outside this reader's model: "+why)
+	}
+	for f, owners := range fieldOf {
+		if c.has(f) && !slices.Contains(owners, m.ModelType) {
+			return nil, validate.Err(f, c.fields[f], "is a position field of "+strings.Join(owners, ", ")+" only; transformers' "+m.ModelType+" configuration does not read it")
+		}
+	}
+	if m.ModelType == "falcon" && c.fields["alibi"] == true {
+		c.warn("alibi", true, "its layers add ALiBi biases instead of rotating (posenc.ALiBiSlopes); no layer has RoPE")
+	}
+	if m.ModelType == "jetmoe" && c.has("kv_channels") && !c.has("head_dim") {
+		// JetMoeConfig.attribute_map = {"head_dim": "kv_channels"}
+		// (configuration_jetmoe.py:47).
+		c.fields["head_dim"] = c.fields["kv_channels"]
+	}
+	if err := c.perLayerConfig(m); err != nil {
 		return nil, err
 	}
 	n, err := c.integer("num_hidden_layers")
@@ -300,10 +434,14 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	if n > maxLayers {
 		return nil, validate.Err("num_hidden_layers", n, fmt.Sprintf("must be <= %d", maxLayers))
 	}
-	if !c.has("max_position_embeddings") && (m.ModelType == "kimi_linear" || m.ModelType == "nemotron_h") {
+	if !c.has("max_position_embeddings") && (m.ModelType == "kimi_linear" || m.ModelType == "nemotron_h" || m.ModelType == "recurrent_gemma" || m.ModelType == "jamba") {
 		// No layer of these models has positions to bound: their
-		// classes accept a config without it (KimiLinearConfig's is None).
+		// classes accept a config without it (KimiLinearConfig's is None;
+		// RecurrentGemmaConfig has none, its attention being local).
 		m.MaxPositions = 0
+	} else if d, ok := classMaxPositions[m.ModelType]; ok && !c.has("max_position_embeddings") {
+		m.MaxPositions = d
+		c.warn("max_position_embeddings", "missing", fmt.Sprintf("transformers' %s configuration uses its default %d", m.ModelType, d))
 	} else if m.MaxPositions, err = c.integer("max_position_embeddings"); err != nil {
 		return nil, err
 	}
@@ -322,7 +460,7 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 		}
 		return m, nil
 	}
-	if m.HeadDim, err = c.headDim(); err != nil {
+	if m.HeadDim, err = c.headDim(m.ModelType); err != nil {
 		return nil, err
 	}
 	if m.Decoupled, err = c.decoupled(m); err != nil {
@@ -352,12 +490,23 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 	if err != nil {
 		return nil, err
 	}
+	layerTheta, err := c.layerRopeTheta(n)
+	if err != nil {
+		return nil, err
+	}
+	section, sectionInterleaved, err := c.mropeSection(m, ropes)
+	if err != nil {
+		return nil, err
+	}
 	m.TrainedLen = m.MaxPositions
 	m.Layers = make([]LayerPositions, n)
 	for i, t := range types {
 		l := LayerPositions{Type: t}
-		if r, ok := ropes[t]; ok && r != nil && !noRoPE[i] && !c.ropeSkipped(m.ModelType, t) {
+		if r, ok := ropes[t]; ok && r != nil && !noRoPE[i] && !c.ropeSkipped(m.ModelType, t) && (layerTheta == nil || layerTheta[i] != 0) {
 			rc := *r
+			if layerTheta != nil {
+				rc.Base = layerTheta[i]
+			}
 			l.RoPE = &rc
 			if orig := rc.Scaling.OriginalLen; orig != 0 && rc.Scaling.Kind != ScalingDynamic {
 				m.TrainedLen = orig
@@ -378,29 +527,128 @@ func (c hfConfig) positions() (*ModelPositions, error) {
 			return nil, err
 		}
 		l.Sinks = sinkModels[m.ModelType] && attends(t)
+		if l.RoPE != nil {
+			l.MRoPESection, l.MRoPEInterleaved = section, sectionInterleaved
+		}
 		m.Layers[i] = l
 	}
 	return m, nil
 }
 
-// headDim is head_dim, or hidden_size / num_attention_heads when absent
-// (HF's getattr(config, "head_dim", None) or hidden_size // heads).
-func (c hfConfig) headDim() (int, error) {
+// layerRopeTheta reads Granite SWA's layer_rope_theta: each layer's RoPE
+// base, 0 for a layer without RoPE; it overrides rope_theta
+// (GraniteSWAModel builds one rotary embedding per non-zero base,
+// modeling_granite_swa.py:395–398, :456–457). Nil when absent.
+func (c hfConfig) layerRopeTheta(n int) ([]float64, error) {
+	if !c.has("layer_rope_theta") {
+		return nil, nil
+	}
+	list, ok := c.fields["layer_rope_theta"].([]any)
+	if !ok || len(list) != n {
+		return nil, validate.Err("layer_rope_theta", c.fields["layer_rope_theta"], fmt.Sprintf("must be a list of num_hidden_layers (%d) bases", n))
+	}
+	out := make([]float64, n)
+	for i, v := range list {
+		key := fmt.Sprintf("layer_rope_theta[%d]", i)
+		f, err := jsonFloat(key, v)
+		if err != nil {
+			return nil, err
+		}
+		if f != 0 && !(f > 1) {
+			return nil, validate.Err(key, f, "must be 0 (no RoPE) or a base > 1")
+		}
+		out[i] = f
+	}
+	return out, nil
+}
+
+// mropeSection reads mrope_section (and mrope_interleaved) from the flat
+// rope dictionary of a multimodal text model (mropeKeys): integers that
+// sum to the rotated pairs of its layers, as MRoPEAxes checks.
+func (c hfConfig) mropeSection(m *ModelPositions, ropes map[string]*RoPE) ([]int, bool, error) {
+	keys := mropeKeys[strings.TrimSuffix(m.ModelType, "_text")]
+	for _, key := range []string{"rope_parameters", "rope_scaling"} {
+		d, ok := c.fields[key].(map[string]any)
+		if !ok || keys == nil {
+			continue
+		}
+		v, ok := d["mrope_section"]
+		if !ok || v == nil {
+			return nil, false, nil
+		}
+		list, ok := v.([]any)
+		if !ok {
+			return nil, false, validate.Err(key+".mrope_section", v, "must be a list of integers")
+		}
+		sec := make([]int, len(list))
+		sum := 0
+		for i, x := range list {
+			n, err := jsonInt(fmt.Sprintf("%s.mrope_section[%d]", key, i), x)
+			if err != nil {
+				return nil, false, err
+			}
+			sec[i], sum = n, sum+n
+		}
+		for _, r := range ropes {
+			if r != nil && sum != r.Rot()/2 {
+				return nil, false, validate.Err(key+".mrope_section", shownInts(sec), fmt.Sprintf("must sum to the rotated pairs (%d)", r.Rot()/2))
+			}
+		}
+		il := false
+		if b, ok := d["mrope_interleaved"].(bool); ok {
+			il = b
+		}
+		return sec, il, nil
+	}
+	return nil, false, nil
+}
+
+func shownInts(v []int) string { return strings.Trim(fmt.Sprint(v), "[]") }
+
+// headDim is head_dim, else the configuration class's default
+// (classHeadDim), else hidden_size // num_attention_heads rounded down as
+// transformers has it (getattr(config, "head_dim", None) or
+// config.hidden_size // config.num_attention_heads,
+// modeling_rope_utils.py:180), with a warning when it rounds. The classes
+// of divisibleHeads raise when the division is not exact, and so does
+// this.
+func (c hfConfig) headDim(modelType string) (int, error) {
+	if slices.Contains(divisibleHeads, modelType) && c.has("hidden_size") && c.has("num_attention_heads") {
+		h, heads, err := c.widthAndHeads()
+		if err != nil {
+			return 0, err
+		}
+		if h%heads != 0 {
+			return 0, validate.Err("hidden_size", h, fmt.Sprintf("must be a multiple of num_attention_heads (%d): transformers' %s configuration raises", heads, modelType))
+		}
+	}
 	if c.has("head_dim") {
 		return c.integer("head_dim")
 	}
-	h, err := c.integer("hidden_size")
-	if err != nil {
-		return 0, err
+	if d, ok := classHeadDim[modelType]; ok && !c.has("qk_rope_head_dim") {
+		c.warn("head_dim", "missing", fmt.Sprintf("transformers' %s configuration uses its default %d", modelType, d))
+		return d, nil
 	}
-	heads, err := c.integer("num_attention_heads")
+	h, heads, err := c.widthAndHeads()
 	if err != nil {
 		return 0, err
 	}
 	if h%heads != 0 {
-		return 0, validate.Err("hidden_size", h, fmt.Sprintf("must be a multiple of num_attention_heads (%d) when head_dim is absent", heads))
+		if h/heads == 0 {
+			return 0, validate.Err("hidden_size", h, fmt.Sprintf("must be at least num_attention_heads (%d)", heads))
+		}
+		c.warn("hidden_size", h, fmt.Sprintf("is not a multiple of num_attention_heads (%d); transformers rounds head_dim down to %d", heads, h/heads))
 	}
 	return h / heads, nil
+}
+
+// widthAndHeads returns hidden_size and num_attention_heads.
+func (c hfConfig) widthAndHeads() (hidden, heads int, err error) {
+	if hidden, err = c.integer("hidden_size"); err != nil {
+		return 0, 0, err
+	}
+	heads, err = c.integer("num_attention_heads")
+	return hidden, heads, err
 }
 
 // decoupled reads DeepSeek's qk_rope_head_dim and qk_nope_head_dim: the
@@ -456,6 +704,92 @@ func (c hfConfig) layerTypes(modelType string, n int) ([]string, error) {
 		for i := range out {
 			out[i] = "linear_attention"
 			if (i+1)%interval == 0 {
+				out[i] = "full_attention"
+			}
+		}
+		return out, nil
+	}
+	if modelType == "recurrent_gemma" && !c.has("layer_types") {
+		// RecurrentGemmaConfig.layers_block_type: block_types repeated
+		// over the layers, "recurrent" an RG-LRU block (no positions),
+		// "attention" local attention with RoPE
+		// (configuration_recurrent_gemma.py:99–102).
+		blocks := []any{"recurrent", "recurrent", "attention"}
+		if c.has("block_types") {
+			list, ok := c.fields["block_types"].([]any)
+			if !ok || len(list) == 0 {
+				return nil, validate.Err("block_types", c.fields["block_types"], "must be a list of recurrent and attention")
+			}
+			blocks = list
+		}
+		out := make([]string, n)
+		for i := range out {
+			switch blocks[i%len(blocks)] {
+			case "recurrent":
+				out[i] = "linear_attention"
+			case "attention":
+				out[i] = "sliding_attention"
+			default:
+				return nil, validate.Err(fmt.Sprintf("block_types[%d]", i%len(blocks)), blocks[i%len(blocks)], "must be recurrent or attention")
+			}
+		}
+		return out, nil
+	}
+	if modelType == "jamba" && !c.has("layer_types") {
+		// JambaConfig.layers_block_type: attention where
+		// i % attn_layer_period == attn_layer_offset (defaults 8 and 4),
+		// Mamba elsewhere (configuration_jamba.py:89–90, :109–113).
+		period, offset := 8, 4
+		var err error
+		if c.has("attn_layer_period") {
+			if period, err = c.integer("attn_layer_period"); err != nil {
+				return nil, err
+			}
+		}
+		if c.has("attn_layer_offset") {
+			if offset, err = c.nonNegative("attn_layer_offset"); err != nil {
+				return nil, err
+			}
+		}
+		if offset >= period {
+			// JambaConfig.validate_architecture raises (:129).
+			return nil, validate.Err("attn_layer_offset", offset, fmt.Sprintf("must be < attn_layer_period (%d)", period))
+		}
+		out := make([]string, n)
+		for i := range out {
+			out[i] = "linear_attention"
+			if i%period == offset {
+				out[i] = "full_attention"
+			}
+		}
+		return out, nil
+	}
+	if modelType == "bamba" && !c.has("layer_types") {
+		// BambaConfig.layers_block_type: full attention on the layers of
+		// attn_layer_indices, Mamba-2 on the others
+		// (configuration_bamba.py:105–108).
+		out := slices.Repeat([]string{"linear_attention"}, n)
+		if c.has("attn_layer_indices") {
+			list, ok := c.fields["attn_layer_indices"].([]any)
+			if !ok {
+				return nil, validate.Err("attn_layer_indices", c.fields["attn_layer_indices"], "must be a list of layer indices")
+			}
+			for j, v := range list {
+				num, _ := v.(json.Number)
+				i, err := num.Int64()
+				if err != nil || i < 0 || int(i) >= n {
+					return nil, validate.Err(fmt.Sprintf("attn_layer_indices[%d]", j), v, fmt.Sprintf("must be a layer index in [0, %d)", n))
+				}
+				out[i] = "full_attention"
+			}
+		}
+		return out, nil
+	}
+	if p, ok := fixedLayerPattern[modelType]; ok && !c.has("layer_types") {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = p.Other
+			if i%p.Period == p.FullAt {
 				out[i] = "full_attention"
 			}
 		}
@@ -601,6 +935,11 @@ func (c hfConfig) ropeSkipped(modelType, layerType string) bool {
 		// KimiLinearAttention is MLA "with NoPE": no rotary embedding
 		// anywhere (modeling_kimi_linear.py:192).
 		return true
+	case "jamba":
+		// JambaAttention never applies a rotary embedding (its module
+		// defines apply_rotary_pos_emb but no layer calls it): Jamba's
+		// attention has no positions; its Mamba layers carry order.
+		return true
 	case "nemotron_h":
 		// NemotronHModel builds no rotary embedding: its attention
 		// layers get position_embeddings None (modeling_nemotron_h.py).
@@ -609,7 +948,14 @@ func (c hfConfig) ropeSkipped(modelType, layerType string) bool {
 		// GraniteMoeHybridModel: rotary_emb only when
 		// position_embedding_type == "rope" (modeling_granitemoehybrid.py:1167).
 		return c.fields["position_embedding_type"] != "rope"
-	case "cohere2":
+	case "falcon":
+		// FalconModel: ALiBi instead of a rotary embedding when
+		// config.alibi (modeling_falcon.py: if not self.config.alibi:
+		// self.rotary_emb); the table's "none" is then ALiBi.
+		return c.fields["alibi"] == true
+	case "cohere2", "afmoe":
+		// AfmoeAttention, too, rotates only its local layers:
+		// if self.is_local_attention: apply_rotary_pos_emb (modeling_afmoe.py:359–361).
 		return layerType != "sliding_attention"
 	case "exaone4":
 		// Exaone4Attention: if self.sliding_window is None or

@@ -1,8 +1,14 @@
 package posenc
 
 import (
+	"encoding/json"
+	"maps"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/posenc/course/pkg/posenc/modelconfigs"
 )
 
 // Line numbers below are those of transformers 5.25.0, the version the
@@ -160,5 +166,202 @@ func TestParseHFConfigDefaultTheta(t *testing.T) {
 		if got := m.Layers[0].RoPE.Base; got != c.want || len(m.Warnings) != 1 || !strings.HasPrefix(m.Warnings[0], "rope_theta = missing") {
 			t.Errorf("%s: base %v, warnings %q; want %v and one warning naming rope_theta", c.model, got, m.Warnings, c.want)
 		}
+	}
+}
+
+// TestGoldenClassRope: every model type whose configuration class in
+// transformers gives a config without rope_parameters a default of its own
+// (golden.json's class_rope_defaults, from scripts/golden/golden.py) is
+// read as transformers reads it — the class's fields without any RoPE
+// field give the same layers as with the rope_parameters the class ends up
+// with — or, for a default this reader does not reproduce, is an error
+// naming rope_parameters. Every table entry must be one of those classes.
+func TestGoldenClassRope(t *testing.T) {
+	data, err := modelconfigs.Golden()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g struct {
+		ClassRopeDefaults map[string]struct {
+			Config         map[string]any `json:"config"`
+			RopeParameters map[string]any `json:"rope_parameters"`
+		} `json:"class_rope_defaults"`
+	}
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.ClassRopeDefaults) < 20 {
+		t.Fatalf("%d class defaults in golden.json; want the 30-odd of transformers 5.25.0 (run make golden)", len(g.ClassRopeDefaults))
+	}
+	known := slices.Concat(slices.Collect(maps.Keys(classRopeParameters)), slices.Collect(maps.Keys(splitRopeTheta)), classRopeUnread, []string{"deepseek_v4"})
+	for _, mt := range known {
+		if _, ok := g.ClassRopeDefaults[mt]; !ok {
+			t.Errorf("%s: in the reader's tables but transformers' class has no default rope_parameters", mt)
+		}
+	}
+	for mt, e := range g.ClassRopeDefaults {
+		t.Run(mt, func(t *testing.T) {
+			if !slices.Contains(known, mt) {
+				t.Fatalf("transformers' %s class defaults rope_parameters to %v; the reader does not know it", mt, e.RopeParameters)
+			}
+			bare, _ := json.Marshal(e.Config)
+			got, err := ParseHFConfig(bare)
+			if slices.Contains(classRopeUnread, mt) {
+				if err == nil || !strings.HasPrefix(err.Error(), "posenc: rope_parameters ") {
+					t.Errorf("error %v; want one naming rope_parameters", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			withRope := maps.Clone(e.Config)
+			withRope["rope_parameters"] = e.RopeParameters
+			full, _ := json.Marshal(withRope)
+			want, err := ParseHFConfig(full)
+			if err != nil {
+				t.Fatalf("with transformers' rope_parameters: %v", err)
+			}
+			for i := range want.Layers {
+				w, g := want.Layers[i], got.Layers[i]
+				if !reflect.DeepEqual(w.RoPE, g.RoPE) || !reflect.DeepEqual(w.Temperature, g.Temperature) {
+					t.Errorf("layer %d: %+v, temperature %+v; with transformers' rope_parameters %+v, %+v", i, g.RoPE, g.Temperature, w.RoPE, w.Temperature)
+				}
+			}
+		})
+	}
+}
+
+// TestParseHFConfigHeadDim: head_dim as transformers derives it (5.25.0):
+// a class's own default (GemmaConfig's head_dim: int = 256, not
+// 3072 / 16), hidden_size // num_attention_heads rounded down where the
+// class allows it (modeling_rope_utils.py:180), and an error where the
+// class's validate_architecture raises (configuration_llama.py:95–99).
+func TestParseHFConfigHeadDim(t *testing.T) {
+	const rest = `"num_hidden_layers": 1, "max_position_embeddings": 4096, "rope_theta": 1e4`
+	m := mustParse(t, `{"model_type": "gemma", "hidden_size": 3072, "num_attention_heads": 16, `+rest+`}`)
+	if m.HeadDim != 256 || len(m.Warnings) != 1 || !strings.HasPrefix(m.Warnings[0], "head_dim = missing") {
+		t.Errorf("gemma: head_dim %d, warnings %q; want 256 and a warning naming head_dim", m.HeadDim, m.Warnings)
+	}
+	// Glm4MoeConfig()'s own 4096 / 96: transformers rounds to 42.
+	m = mustParse(t, `{"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 96, `+rest+`}`)
+	if m.HeadDim != 42 || len(m.Warnings) != 1 || !strings.HasPrefix(m.Warnings[0], "hidden_size = 4096") {
+		t.Errorf("mistral 4096/96: head_dim %d, warnings %q; want 42 and a warning naming hidden_size", m.HeadDim, m.Warnings)
+	}
+	wantFieldError(t, `{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 96, "head_dim": 128, `+rest+`}`, "hidden_size", "4096")
+}
+
+// TestParseHFConfigOutsideModel: what transformers computes but this
+// library does not model is an error naming the field, not a guess.
+func TestParseHFConfigOutsideModel(t *testing.T) {
+	const base = `"num_hidden_layers": 1, "head_dim": 80, "max_position_embeddings": 4096, "rope_theta": 1e4`
+	// 80 × 0.35 = 28 is even; 80 × 0.3625 = 29 is odd: transformers' 15
+	// frequencies with exponent 2i/29 over 30 dimensions.
+	mustParse(t, `{"model_type": "phi", `+base+`, "partial_rotary_factor": 0.35}`)
+	wantFieldError(t, `{"model_type": "phi", `+base+`, "partial_rotary_factor": 0.3625}`, "partial_rotary_factor", "0.3625")
+	// rotary_dim is MiniMax-M2's field (configuration_minimax_m2.py:97);
+	// GPT-J's class maps it elsewhere, and llama's does not read it.
+	wantFieldError(t, `{"model_type": "llama", `+base+`, "rotary_dim": 64}`, "rotary_dim", "64")
+	// A class default the reader does not reproduce.
+	wantFieldError(t, `{"model_type": "mistral4", "num_hidden_layers": 1, "hidden_size": 1024, "num_attention_heads": 8,
+		"max_position_embeddings": 4096, "qk_rope_head_dim": 64, "qk_nope_head_dim": 64}`, "rope_parameters", "missing")
+}
+
+// TestParseHFConfigIgnoredSerialisation: fields that name positions or
+// chunks but have no bearing on attention positions are ignored, not an
+// error: chunk_size_feed_forward (PreTrainedConfig), mlp_layer_types,
+// mtp_layer_types, the Mamba-2 scan's chunk_size.
+func TestParseHFConfigIgnoredSerialisation(t *testing.T) {
+	m := mustParse(t, `{"model_type": "llama", "num_hidden_layers": 2, "head_dim": 64, "max_position_embeddings": 4096, "rope_theta": 1e4,
+		"chunk_size_feed_forward": 0, "mlp_layer_types": ["dense", "sparse"], "mtp_layer_types": ["full_attention"], "chunk_size": 256}`)
+	want := []string{"chunk_size", "chunk_size_feed_forward", "mlp_layer_types", "mtp_layer_types"}
+	if !slices.Equal(m.Ignored, want) {
+		t.Errorf("ignored %q; want %q", m.Ignored, want)
+	}
+}
+
+// TestParseHFConfigGemma4Head: a Gemma 4 full-attention layer's head size
+// from global_head_dim, from per_layer_config (how transformers v5 writes
+// it back, configuration_gemma4.py:205–218), or the class's 512 with a
+// warning; a nested rope entry for a layer type the config does not use is
+// kept unused, with a warning, as transformers keeps it.
+func TestParseHFConfigGemma4Head(t *testing.T) {
+	const head = `{"model_type": "gemma4_text", "num_hidden_layers": 2, "head_dim": 256, "max_position_embeddings": 4096,
+		"layer_types": ["full_attention", "full_attention"],
+		"rope_parameters": {"sliding_attention": {"rope_theta": 1e4}, "full_attention": {"rope_type": "proportional", "partial_rotary_factor": 0.25, "rope_theta": 1e6}}`
+	for _, c := range []struct {
+		extra string
+		want  int
+		warns int
+	}{
+		{`, "global_head_dim": 384`, 384, 1},
+		{`, "per_layer_config": {"00": {"head_dim": 512}, "01": {"head_dim": 512}}`, 512, 1},
+		{``, 512, 2},
+	} {
+		m := mustParse(t, head+c.extra+`}`)
+		if got := m.Layers[1].RoPE.HeadDim; got != c.want || len(m.Warnings) != c.warns {
+			t.Errorf("%s: head %d, warnings %q; want %d and %d warnings", c.extra, got, m.Warnings, c.want, c.warns)
+		}
+	}
+}
+
+// TestParseHFConfigFalcon: Falcon-7B's released config.json has no
+// max_position_embeddings (FalconConfig's default 2048 applies, with a
+// warning here), and a Falcon with alibi true has ALiBi instead of RoPE
+// (FalconModel builds a rotary embedding only if not config.alibi).
+func TestParseHFConfigFalcon(t *testing.T) {
+	const base = `{"model_type": "falcon", "num_hidden_layers": 2, "hidden_size": 4544, "num_attention_heads": 71`
+	m := mustParse(t, base+`, "alibi": false}`)
+	if m.MaxPositions != 2048 || m.Layers[0].RoPE == nil || m.Layers[0].RoPE.HeadDim != 64 {
+		t.Errorf("falcon: max %d, layer 0 %+v; want 2048 and RoPE over 64 dimensions", m.MaxPositions, m.Layers[0].RoPE)
+	}
+	if m := mustParse(t, base+`, "alibi": true}`); m.Layers[0].RoPE != nil {
+		t.Errorf("falcon with alibi: layer 0 RoPE %+v; want none", m.Layers[0].RoPE)
+	}
+	wantFieldError(t, `{"model_type": "llama", "num_hidden_layers": 1, "head_dim": 64, "max_position_embeddings": 4096, "rope_theta": 1e4, "alibi": true}`, "alibi", "true")
+}
+
+// TestParseHFConfigLayerRopeTheta: Granite SWA's layer_rope_theta gives each
+// layer its base, 0 for no RoPE (modeling_granite_swa.py:395–398, :456–457:
+// position_embeddings_by_theta[theta] if theta else None).
+func TestParseHFConfigLayerRopeTheta(t *testing.T) {
+	m := mustParse(t, `{"model_type": "granite_swa", "num_hidden_layers": 4, "hidden_size": 1024, "num_attention_heads": 8,
+		"max_position_embeddings": 8192, "rope_theta": 10000, "sliding_window": 128,
+		"layer_types": ["full_attention", "sliding_attention", "sliding_attention", "sliding_attention"],
+		"layer_rope_theta": [10000, 0, 500000, 0]}`)
+	if m.Layers[0].RoPE.Base != 1e4 || m.Layers[1].RoPE != nil || m.Layers[2].RoPE.Base != 5e5 || m.Layers[3].RoPE != nil {
+		t.Errorf("layers %+v; want bases 1e4, none, 5e5, none", m.Layers)
+	}
+	wantFieldError(t, `{"model_type": "granite_swa", "num_hidden_layers": 1, "hidden_size": 1024, "num_attention_heads": 8,
+		"max_position_embeddings": 8192, "rope_theta": 10000, "layer_types": ["full_attention"], "layer_rope_theta": [0.5]}`, "layer_rope_theta[0]", "0.5")
+}
+
+// TestParseHFConfigJamba: Jamba's attention layers sit where
+// i % attn_layer_period == attn_layer_offset (configuration_jamba.py:109–113)
+// and have no RoPE (modeling_jamba.py: JambaAttention applies none).
+func TestParseHFConfigJamba(t *testing.T) {
+	m := mustParse(t, `{"model_type": "jamba", "num_hidden_layers": 16, "hidden_size": 4096, "num_attention_heads": 32,
+		"max_position_embeddings": 262144, "attn_layer_period": 8, "attn_layer_offset": 4, "expert_layer_period": 2}`)
+	for i, l := range m.Layers {
+		want := "linear_attention"
+		if i%8 == 4 {
+			want = "full_attention"
+		}
+		if l.Type != want || l.RoPE != nil {
+			t.Errorf("layer %d: %s, RoPE %v; want %s without RoPE", i, l.Type, l.RoPE, want)
+		}
+	}
+	wantFieldError(t, `{"model_type": "jamba", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 2,
+		"attn_layer_period": 4, "attn_layer_offset": 4}`, "attn_layer_offset", "4")
+}
+
+// TestParseHFConfigNotRotary: a config of a model without RoPE in
+// transformers (OPT's OPTLearnedPositionalEmbedding, BERT's learned
+// absolute positions, BLOOM's ALiBi) is an error naming model_type, not a
+// RoPE with the default base.
+func TestParseHFConfigNotRotary(t *testing.T) {
+	for _, mt := range []string{"opt", "bert", "bloom"} {
+		wantFieldError(t, `{"model_type": "`+mt+`", "num_hidden_layers": 2, "hidden_size": 768, "num_attention_heads": 12,
+			"max_position_embeddings": 2048}`, "model_type", mt)
 	}
 }

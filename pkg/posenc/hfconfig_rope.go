@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/posenc/course/internal/validate"
@@ -20,6 +21,18 @@ var ropeKeys = map[string][]string{
 	"longrope":     {"short_factor", "long_factor", "original_max_position_embeddings", "attention_factor", "factor"},
 	"llama3":       {"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"},
 	"proportional": {"factor"},
+}
+
+// mropeKeys are the keys of a flat rope dictionary that a multimodal
+// model's text configuration reads for its multimodal RoPE
+// (ignore_keys_at_rope_validation of Qwen2VLTextConfig, Qwen3VLTextConfig,
+// Glm4vTextConfig, …), by model type without a "_text" suffix.
+var mropeKeys = map[string][]string{
+	"qwen2_vl": {"mrope_section"}, "qwen2_5_vl": {"mrope_section"}, "qwen2_5_omni": {"mrope_section"},
+	"qwen3_vl": {"mrope_section", "mrope_interleaved"}, "qwen3_vl_moe": {"mrope_section", "mrope_interleaved"},
+	"qwen3_5": {"mrope_section", "mrope_interleaved"}, "qwen3_5_moe": {"mrope_section", "mrope_interleaved"},
+	"qwen3_omni_moe": {"mrope_section", "mrope_interleaved", "interleaved"},
+	"glm4v":          {"mrope_section"}, "glm4v_moe": {"mrope_section"}, "ernie4_5_vl_moe": {"mrope_section"},
 }
 
 // defaultPartialRotary is the partial_rotary_factor a configuration class
@@ -62,7 +75,10 @@ func (c hfConfig) ropeByType(types []string, m *ModelPositions) (map[string]*RoP
 	case nested:
 		for k, v := range dict {
 			if !slices.Contains(present, k) {
-				return nil, validate.Err(key+"."+k, v, "names a layer type that layer_types does not use")
+				// transformers keeps the entry unused
+				// (standardize_rope_params fills in every nested key).
+				c.warn(key+"."+k, "an entry", "names a layer type that layer_types does not use; transformers keeps it unused")
+				continue
 			}
 			if v == nil {
 				out[k] = nil
@@ -83,24 +99,15 @@ func (c hfConfig) ropeByType(types []string, m *ModelPositions) (map[string]*RoP
 				return nil, validate.Err(key, "no entry for "+t, "must have an entry for every layer type of layer_types")
 			}
 		}
-	case c.has("rope_local_base_freq"):
-		// Gemma 3's older config: rope_theta and rope_scaling for the
-		// global (full-attention) layers, rope_local_base_freq alone for
-		// the sliding ones (HF's Gemma3TextConfig moves rope_scaling into
-		// rope_parameters["full_attention"] only).
-		full, err := c.rope(key, dict, "full_attention", m, false)
-		if err != nil {
-			return nil, err
-		}
-		local, err := c.float("rope_local_base_freq")
-		if err != nil {
-			return nil, err
-		}
-		sliding, err := c.rope("rope_local_base_freq", map[string]any{"rope_theta": json.Number(fmt.Sprint(local))}, "sliding_attention", m, false)
+	case splitRopeTheta[m.ModelType].Local != "":
+		full, sliding, err := c.splitRope(key, dict, m)
 		if err != nil {
 			return nil, err
 		}
 		out["full_attention"], out["sliding_attention"] = full, sliding
+	case c.has("rope_local_base_freq"):
+		return nil, validate.Err("rope_local_base_freq", c.fields["rope_local_base_freq"],
+			"is read by gemma3_text, gemma3n_text and t5gemma2 only; for "+m.ModelType+" give rope_parameters per layer type")
 	default:
 		for _, t := range present {
 			if c.ropeSkipped(m.ModelType, t) {
@@ -114,6 +121,58 @@ func (c hfConfig) ropeByType(types []string, m *ModelPositions) (map[string]*RoP
 		}
 	}
 	return out, nil
+}
+
+// splitRope builds the full- and sliding-attention RoPE of a model type of
+// splitRopeTheta whose config is not keyed by layer type, as its class
+// does (configuration_gemma3.py:132–157, configuration_olmo3.py:100–125):
+// full_attention is {"rope_type": "default"} updated with rope_scaling,
+// with rope_theta (default Global); sliding_attention is the default RoPE
+// with the Local field (default LocalDefault). A flat rope_parameters is
+// ignored there, as the class keeps only the layer-type keys it adds.
+func (c hfConfig) splitRope(key string, dict map[string]any, m *ModelPositions) (full, sliding *RoPE, err error) {
+	split := splitRopeTheta[m.ModelType]
+	fullDict := map[string]any{"rope_type": "default"}
+	if key == "rope_parameters" && dict != nil {
+		c.warn("rope_parameters", "a flat dictionary", fmt.Sprintf("transformers' %s configuration keys it by layer type and ignores flat keys", m.ModelType))
+	} else {
+		for k, v := range dict {
+			fullDict[k] = v
+		}
+	}
+	if _, ok := fullDict["rope_theta"]; !ok && !c.has("rope_theta") {
+		fullDict["rope_theta"] = json.Number(fmt.Sprint(split.Global))
+		c.warn("rope_theta", "missing", fmt.Sprintf("transformers' %s configuration gives its full-attention layers %g", m.ModelType, split.Global))
+	}
+	// The sliding layers' base. OLMo 3's class pops rope_theta for the
+	// full layers first, so that its sliding layers always get the
+	// default (kwargs.pop("rope_theta", self.default_theta),
+	// configuration_olmo3.py:115–119).
+	local, localField := split.LocalDefault, split.Local
+	switch {
+	case split.Local != "rope_theta" && c.has(split.Local):
+		if local, err = c.float(split.Local); err != nil {
+			return nil, nil, err
+		}
+		if !(local > 1) {
+			return nil, nil, validate.Err(split.Local, local, "must be > 1 (the sliding layers' RoPE base)")
+		}
+	case split.Local == "rope_theta" && c.has("rope_theta"):
+		if t, err := c.float("rope_theta"); err == nil && t != local {
+			c.warn("rope_theta", t, fmt.Sprintf("transformers' %s configuration gives it to the full-attention layers only; the sliding ones keep %g", m.ModelType, local))
+		}
+	default:
+		c.warn(split.Local, "missing", fmt.Sprintf("transformers' %s configuration gives its sliding layers %g", m.ModelType, local))
+	}
+	name := key
+	if !c.has(key) || key == "rope_parameters" {
+		name = "rope_parameters.full_attention"
+	}
+	if full, err = c.rope(name, fullDict, "full_attention", m, false); err != nil {
+		return nil, nil, err
+	}
+	sliding, err = c.rope(localField, map[string]any{"rope_theta": json.Number(strconv.FormatFloat(local, 'g', -1, 64))}, "sliding_attention", m, false)
+	return full, sliding, err
 }
 
 // rope builds the RoPE of one rope dictionary (which may be nil: the
@@ -131,6 +190,18 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 			typ = s
 		}
 	}
+	if (typ == "su" || typ == "yarn") && (m.ModelType == "phi3" || m.ModelType == "phi4_multimodal") {
+		// Phi3Config: "For backward compatibility if previous version
+		// used "su" or "yarn"": rope_type = "longrope"
+		// (configuration_phi3.py:99–102).
+		c.warn(field("rope_type"), typ, "transformers' phi3 configuration reads it as longrope")
+		typ = "longrope"
+	}
+	if typ == "mrope" && strings.HasPrefix(m.ModelType, "qwen2") && strings.Contains(m.ModelType, "_vl") {
+		// Qwen2VLTextConfig: rope_type "mrope" becomes "default", its
+		// mrope_section read by the model (configuration_qwen2_vl.py:130–131).
+		typ = "default"
+	}
 	allowed, ok := ropeKeys[typ]
 	if !ok {
 		names := make([]string, 0, len(ropeKeys))
@@ -143,6 +214,9 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 	for k, v := range d {
 		if k == "rope_type" || k == "type" || k == "rope_theta" || k == "partial_rotary_factor" || slices.Contains(allowed, k) {
 			continue
+		}
+		if slices.Contains(mropeKeys[strings.TrimSuffix(m.ModelType, "_text")], k) {
+			continue // read by mropeSection
 		}
 		if k == "llama_4_scaling_beta" || (k == "max_position_embeddings" && m.ModelType == "ministral3") {
 			// Read by llama4Scaling; Ministral3Config's
@@ -178,6 +252,20 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 	if _, ok := get("rope_theta"); ok {
 		thetaField = field("rope_theta")
 		base, err = num("rope_theta")
+	} else if m.ModelType == "gpt_neox" {
+		// GPTNeoXConfig: rope_theta = kwargs.pop("rotary_emb_base",
+		// default_theta); a top-level rope_theta is not read
+		// (configuration_gpt_neox.py:97).
+		base = 10000
+		if c.has("rotary_emb_base") {
+			thetaField = "rotary_emb_base"
+			base, err = c.float("rotary_emb_base")
+		} else {
+			c.warn("rotary_emb_base", "missing", "transformers' gpt_neox configuration uses 10000")
+		}
+		if c.has("rope_theta") {
+			c.warn("rope_theta", c.fields["rope_theta"], "transformers' gpt_neox configuration reads rotary_emb_base instead; ignored")
+		}
 	} else if c.has("rope_theta") {
 		base, err = c.float("rope_theta")
 	} else if t, ok := defaultTheta(m.ModelType); ok {
@@ -201,6 +289,14 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 		prf, err = num("partial_rotary_factor")
 	} else if c.has("partial_rotary_factor") {
 		prf, err = c.float("partial_rotary_factor")
+	} else if m.ModelType == "minimax_m2" && c.has("rotary_dim") {
+		// MiniMaxM2Config: partial_rotary_factor = rotary_dim / head_dim
+		// (configuration_minimax_m2.py:95–100).
+		prfField = "rotary_dim"
+		var rd int
+		if rd, err = c.integer("rotary_dim"); err == nil {
+			prf = float64(rd) / float64(m.HeadDim)
+		}
 	} else if m.ModelType == "gpt_neox" && c.has("rotary_pct") {
 		// GPTNeoXConfig: rope_parameters.setdefault("partial_rotary_factor",
 		// kwargs.pop("rotary_pct", 0.25)).
@@ -217,10 +313,10 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 	}
 
 	headDim := m.HeadDim
-	if m.ModelType == "gemma4_text" && layerType == "full_attention" {
+	if globalHeadDimModels[m.ModelType] && layerType == "full_attention" {
 		// Gemma 4's global layers have their own head size
 		// (Gemma4TextConfig's per_layer_config).
-		if headDim, err = c.integer("global_head_dim"); err != nil {
+		if headDim, err = c.globalHeadDim(m.ModelType); err != nil {
 			return nil, err
 		}
 	}
@@ -229,13 +325,33 @@ func (c hfConfig) rope(name string, d map[string]any, layerType string, m *Model
 		return nil, err
 	}
 	r := NewRoPE(headDim).WithBase(base).WithLayout(layout)
-	if typ != "proportional" {
+	if (m.ModelType == "gptj" || m.ModelType == "codegen") && c.has("rotary_dim") {
+		// GPTJAttention and CodeGenAttention rotate the first rotary_dim
+		// dimensions of each head, base 10000 (modeling_gptj.py:47, :146–150).
+		rd, err := c.integer("rotary_dim")
+		if err != nil {
+			return nil, err
+		}
+		if rd%2 != 0 || rd > headDim {
+			return nil, validate.Err("rotary_dim", rd, fmt.Sprintf("must be even and at most the head size %d", headDim))
+		}
+		r = r.WithRotaryDim(rd)
+	} else if typ != "proportional" {
 		// HF: dim = int(head_dim * partial_rotary_factor). A factor that
 		// leaves no pair to rotate is an error here: transformers would
 		// build an empty inv_freq and rotate nothing, silently.
 		rot := int(float64(headDim) * prf)
 		if rot < 2 {
 			return nil, validate.Err(prfField, prf, fmt.Sprintf("must leave at least one pair to rotate (head_dim %d × factor = %d dimensions)", headDim, rot))
+		}
+		if rot%2 != 0 {
+			// inv_freq = 1 / base ** (arange(0, rot, 2) / rot) holds
+			// (rot+1)/2 frequencies with exponent denominator rot, and
+			// the cos/sin of width rot+1 rotate rot+1 dimensions
+			// (modeling_rope_utils.py:181–185; q[..., :cos.shape[-1]] in
+			// the partial-rotary models): not a RoPE of this library,
+			// whose rotary width is its exponent denominator.
+			return nil, validate.Err(prfField, prf, fmt.Sprintf("gives an odd rotary width (head_dim %d × factor = %d): transformers rotates %d dimensions with exponents 2i/%d, which this reader does not model", headDim, rot, rot+1, rot))
 		}
 		if rot != headDim {
 			r = r.WithRotaryDim(rot)

@@ -107,7 +107,6 @@ func TestParseHFConfigErrors(t *testing.T) {
 		{"not json", `{`, "config", "invalid JSON"},
 		{"unknown rope_type", `{` + base + `, "rope_theta": 1e4, "rope_scaling": {"rope_type": "rope2", "factor": 2}}`, "rope_scaling.rope_type", "rope2"},
 		{"missing factor", `{` + base + `, "rope_theta": 1e4, "rope_scaling": {"rope_type": "linear"}}`, "rope_scaling.factor", "missing"},
-		{"missing theta, per-kind default", `{"model_type": "gemma3_text", "num_hidden_layers": 1, "head_dim": 64, "max_position_embeddings": 4096}`, "rope_theta", "missing"},
 		{"unknown position field", `{` + base + `, "rope_theta": 1e4, "rope_magic": 3}`, "rope_magic", "3"},
 		{"both forms", `{` + base + `, "rope_theta": 1e4, "rope_scaling": {"rope_type": "default"}, "rope_parameters": {"rope_type": "default"}}`, "rope_scaling", "map[rope_type:default]"},
 		{"layer_types length", `{` + base + `, "rope_theta": 1e4, "layer_types": ["full_attention"]}`, "layer_types", "[full_attention]"},
@@ -118,11 +117,12 @@ func TestParseHFConfigErrors(t *testing.T) {
 		{"partial factor", `{` + base + `, "rope_theta": 1e4, "partial_rotary_factor": 1.5}`, "partial_rotary_factor", "1.5"},
 		{"longrope length", `{` + base + `, "rope_theta": 1e4, "original_max_position_embeddings": 1024,
 			"rope_scaling": {"type": "longrope", "short_factor": [1, 1], "long_factor": [1, 1]}}`, "len(short_factor)", "2"},
-		{"nested type unused", `{` + base + `, "rope_parameters": {"full_attention": {"rope_theta": 1e4}, "sliding_attention": {"rope_theta": 1e4}}}`, "rope_parameters.sliding_attention", "map[rope_theta:1e4]"},
 		{"temperature without switch", `{` + base + `, "rope_theta": 1e4, "attn_scale": 0.1}`, "attn_scale", "0.1"},
 		{"decoupled head_dim", `{` + base + `, "rope_theta": 1e4, "qk_rope_head_dim": 32, "qk_nope_head_dim": 128}`, "head_dim", "64"},
-		{"gemma4 global head", `{"model_type": "gemma4_text", "num_hidden_layers": 1, "head_dim": 256, "max_position_embeddings": 4096,
-			"layer_types": ["full_attention"], "rope_parameters": {"full_attention": {"rope_type": "proportional", "partial_rotary_factor": 0.25, "rope_theta": 1e6}}}`, "global_head_dim", "<nil>"},
+		{"gemma4 two global heads", `{"model_type": "gemma4_text", "num_hidden_layers": 2, "head_dim": 256, "max_position_embeddings": 4096,
+			"layer_types": ["full_attention", "full_attention"], "per_layer_config": {"00": {"head_dim": 512}, "01": {"head_dim": 384}},
+			"rope_parameters": {"full_attention": {"rope_type": "proportional", "partial_rotary_factor": 0.25, "rope_theta": 1e6}}}`, "per_layer_config", "384 512"},
+		{"per-layer head elsewhere", `{` + base + `, "rope_theta": 1e4, "per_layer_config": {"0": {"head_dim": 32}}}`, "per_layer_config.0.head_dim", "32"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -32,7 +32,6 @@ MODELS = {
     "qwen3_5_text": ("qwen3_5", "Qwen3_5"),
     "deepseek_v3": ("deepseek_v3", "DeepseekV3"),
     "gpt_oss": ("gpt_oss", "GptOss"),
-    "phi3": ("phi3", "Phi3"),
     "smollm3": ("smollm3", "SmolLM3"),
     "olmo3": ("olmo3", "Olmo3"),
     "cohere2": ("cohere2", "Cohere2"),
@@ -53,6 +52,11 @@ MODELS = {
     "glm_moe_dsa": ("glm_moe_dsa", "GlmMoeDsa"),
     "deepseek_v4": ("deepseek_v4", "DeepseekV4"),
     "kimi_linear": ("kimi_linear", "KimiLinear"),
+    "gemma2": ("gemma2", "Gemma2"),
+    "phi3": ("phi3", "Phi3"),
+    "gpt_neox": ("gpt_neox", "GPTNeoX"),
+    "minimax_m2": ("minimax_m2", "MiniMaxM2"),
+    "qwen2_vl": ("qwen2_vl", "Qwen2VL"),
 }
 
 # The rotation function of DeepSeek Sparse Attention's lightning indexer:
@@ -64,7 +68,7 @@ INDEXER_ROTATION = {"deepseek_v32": "apply_rotary_pos_emb", "glm_moe_dsa": "appl
 # Rotary-embedding classes whose name does not follow the prefix.
 ROTARY = {"qwen3_5_text": "Qwen3_5TextRotaryEmbedding", "gemma3_text": "Gemma3RotaryEmbedding"}
 # Decoder-layer classes whose name does not follow the prefix.
-DECODER = {"nemotron_h": "NemotronHBlock", "llama4_text": "Llama4TextDecoderLayer", "qwen3_5_text": "Qwen3_5DecoderLayer", "gemma4_text": "Gemma4TextDecoderLayer"}
+DECODER = {"gpt_neox": "GPTNeoXLayer", "nemotron_h": "NemotronHBlock", "llama4_text": "Llama4TextDecoderLayer", "qwen3_5_text": "Qwen3_5DecoderLayer", "gemma4_text": "Gemma4TextDecoderLayer"}
 
 
 def floats(t):
@@ -153,6 +157,8 @@ def golden_fields(fields):
     fields = dict(fields)
     model_type = fields.pop("model_type")
     config = AutoConfig.for_model(model_type, **fields)
+    if model_type == "qwen2_vl":  # a flat Qwen2-VL config: its text model's configuration
+        config = config.text_config
     module_name, prefix = MODELS[model_type]
     mod = importlib.import_module(f"transformers.models.{module_name}.modeling_{module_name}")
     # Nemotron-H has no rotary embedding module at all.
@@ -166,7 +172,7 @@ def golden_fields(fields):
         layer_type = declared[i] if declared else "full_attention"
         with torch.device("meta"):
             layer = decoder(config, i)
-        attn = getattr(layer, "self_attn", None)
+        attn = getattr(layer, "self_attn", None) or getattr(layer, "attention", None)  # GPTNeoXLayer.attention
         entry = {"rope": uses_rope(model_type, config, attn)}
         if getattr(attn, "sinks", None) is not None:  # learned sink logits (gpt-oss, DeepSeek-V4)
             entry["sinks"] = True
@@ -217,6 +223,9 @@ def golden_fields(fields):
             inv = getattr(rotary, f"{key}_inv_freq") if key else rotary.inv_freq
             scaling = getattr(rotary, f"{key}_attention_scaling") if key else rotary.attention_scaling
             rope = {"inv_freq": floats(inv), "attention_scaling": float(scaling)}
+            rp = getattr(config, "rope_parameters", None) or {}
+            if isinstance(rp, dict) and rp.get("mrope_section") is not None:
+                rope["mrope_section"] = list(rp["mrope_section"])
             if model_type in INDEXER_ROTATION:
                 rope["indexer_layout"] = pair_layout(model_type, config, mod, rotary, layer_type,
                                                      INDEXER_ROTATION[model_type])
@@ -252,14 +261,28 @@ NESTED_TRUNCATE = {
 }
 
 
+# DBRX's released config keeps its base in attn_config.rope_theta (500000);
+# DbrxAttentionConfig has no such field, so transformers rotates with 10000.
+DBRX_ATTN_THETA = {
+    "model_type": "dbrx", "n_layers": 2, "d_model": 6144, "n_heads": 48, "max_seq_len": 32768,
+    "attn_config": {"clip_qkv": 8, "kv_n_heads": 8, "model_type": "", "rope_theta": 500000},
+}
+
+
 def disagreements():
+    dbrx_fields = json.loads(json.dumps(DBRX_ATTN_THETA))
+    dbrx_config = AutoConfig.for_model(dbrx_fields.pop("model_type"), **dbrx_fields)
+    dbrx_mod = importlib.import_module("transformers.models.dbrx.modeling_dbrx")
+    dbrx = {"config": DBRX_ATTN_THETA, "layer_type": "all",
+            "inv_freq": floats(dbrx_mod.DbrxRotaryEmbedding(dbrx_config).inv_freq)}
     fields = json.loads(json.dumps(NESTED_TRUNCATE))
     model_type = fields.pop("model_type")
     config = AutoConfig.for_model(model_type, **fields)
     mod = importlib.import_module("transformers.models.gemma3.modeling_gemma3")
     rotary = mod.Gemma3RotaryEmbedding(config)
     return {"nested_yarn_truncate_false": {"config": NESTED_TRUNCATE, "layer_type": "full_attention",
-                                           "inv_freq": floats(rotary.full_attention_inv_freq)}}
+                                           "inv_freq": floats(rotary.full_attention_inv_freq)},
+            "dbrx_attn_config_rope_theta": dbrx}
 
 
 # Configs that test a rule of a configuration class the shipped configs do
@@ -334,6 +357,60 @@ RULES = {
     "falcon_h1_base_1e11": {
         "model_type": "falcon_h1", "num_hidden_layers": 2, "hidden_size": 1024, "num_attention_heads": 8,
         "head_dim": 64, "max_position_embeddings": 131072, "rope_theta": 100000000000.0},
+    # Class-default rope_parameters when a config has none: gpt-oss's YaRN
+    # (taking the config's rope_theta), Ministral 3's YaRN with its own
+    # base and llama_4_scaling_beta (the config's rope_theta is not used).
+    "gpt_oss_without_rope_parameters": {
+        "model_type": "gpt_oss", "num_hidden_layers": 2, "hidden_size": 2880, "num_attention_heads": 64,
+        "head_dim": 64, "max_position_embeddings": 131072, "rope_theta": 150000.0, "sliding_window": 128,
+        "layer_types": ["sliding_attention", "full_attention"]},
+    "ministral3_without_rope_parameters": {
+        "model_type": "ministral3", "num_hidden_layers": 2, "hidden_size": 4096, "num_attention_heads": 32,
+        "head_dim": 128, "max_position_embeddings": 262144, "rope_theta": 10000.0},
+    # Gemma 3 and OLMo 3 in the older fields: rope_scaling goes to the
+    # full-attention layers only; Gemma 3's sliding layers take
+    # rope_local_base_freq (default 1e4), OLMo 3's always its default base.
+    "gemma3_older_fields_linear": {
+        "model_type": "gemma3_text", "num_hidden_layers": 6, "hidden_size": 2560, "num_attention_heads": 8,
+        "head_dim": 256, "max_position_embeddings": 131072, "rope_theta": 1000000.0, "sliding_window": 1024,
+        "rope_scaling": {"factor": 8.0, "rope_type": "linear"}},
+    "gemma3_without_rope_fields": {
+        "model_type": "gemma3_text", "num_hidden_layers": 6, "hidden_size": 2560, "num_attention_heads": 8,
+        "head_dim": 256, "max_position_embeddings": 131072, "sliding_window": 1024},
+    "olmo3_rope_scaling_full_only": {
+        "model_type": "olmo3", "num_hidden_layers": 4, "hidden_size": 4096, "num_attention_heads": 32,
+        "max_position_embeddings": 65536, "rope_theta": 500000.0, "sliding_window": 4096,
+        "rope_scaling": {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 8192,
+                         "attention_factor": 1.2079441541679836, "beta_fast": 32, "beta_slow": 1}},
+    "olmo3_other_rope_theta": {
+        "model_type": "olmo3", "num_hidden_layers": 4, "hidden_size": 4096, "num_attention_heads": 32,
+        "max_position_embeddings": 65536, "rope_theta": 10000.0, "sliding_window": 4096},
+    # Gemma 2 without layer_types: every other layer slides, from layer 0.
+    "gemma2_alternating": {
+        "model_type": "gemma2", "num_hidden_layers": 4, "hidden_size": 2304, "num_attention_heads": 8,
+        "head_dim": 256, "max_position_embeddings": 8192, "rope_theta": 10000.0, "sliding_window": 4096,
+        "query_pre_attn_scalar": 256, "attn_logit_softcapping": 50.0, "final_logit_softcapping": 30.0},
+    # Phi-3's older rope_scaling type "su" (and "yarn"), read as longrope.
+    "phi3_su_is_longrope": {
+        "model_type": "phi3", "num_hidden_layers": 1, "hidden_size": 3072, "num_attention_heads": 32,
+        "max_position_embeddings": 131072, "original_max_position_embeddings": 4096, "rope_theta": 10000.0,
+        "sliding_window": 262144,
+        "rope_scaling": {"type": "su", "short_factor": [1.0 + i / 100 for i in range(48)],
+                         "long_factor": [1.0 + i for i in range(48)]}},
+    # GPT-NeoX's base is rotary_emb_base (rope_theta is not read), a quarter rotating.
+    "gpt_neox_rotary_emb_base": {
+        "model_type": "gpt_neox", "num_hidden_layers": 1, "hidden_size": 2048, "num_attention_heads": 16,
+        "max_position_embeddings": 2048, "rotary_emb_base": 10000, "rotary_pct": 0.25},
+    # MiniMax-M2's rotary_dim, as partial_rotary_factor = rotary_dim / head_dim.
+    "minimax_m2_rotary_dim": {
+        "model_type": "minimax_m2", "num_hidden_layers": 1, "hidden_size": 3072, "num_attention_heads": 48,
+        "head_dim": 128, "max_position_embeddings": 196608, "rope_theta": 5000000, "rotary_dim": 64},
+    # Qwen2-VL's text layers: rope_scaling type "mrope" is the default RoPE
+    # with its mrope_section.
+    "qwen2_vl_mrope": {
+        "model_type": "qwen2_vl", "num_hidden_layers": 1, "hidden_size": 1536, "num_attention_heads": 12,
+        "max_position_embeddings": 32768, "rope_theta": 1000000.0,
+        "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}},
     "deepseek_v2_lite_layout": {
         "model_type": "deepseek_v2", "num_hidden_layers": 2, "hidden_size": 2048, "num_attention_heads": 16,
         "max_position_embeddings": 163840, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "kv_lora_rank": 512,
@@ -344,10 +421,50 @@ RULES = {
 }
 
 
+# The fields of a config that the class-default check keeps from cls().
+CLASS_KEYS = [
+    "num_hidden_layers", "hidden_size", "num_attention_heads", "head_dim", "max_position_embeddings",
+    "layer_types", "sliding_window", "qk_rope_head_dim", "qk_nope_head_dim", "no_rope_layers",
+]
+
+
+def class_rope_defaults():
+    """Every model type of transformers whose configuration class gives a
+    config without rope_parameters a default other than the plain RoPE
+    (a rope_type, a key beyond rope_theta and partial_rotary_factor, or one
+    dictionary per layer type): the class's own fields that bear on
+    positions (config, without any RoPE field) and the rope_parameters it
+    ends up with. Vision and audio encoders (axial RoPE) are left out."""
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+    from transformers.modeling_rope_utils import RotaryEmbeddingConfigMixin
+    out = {}
+    for model_type in sorted(CONFIG_MAPPING.keys()):
+        if any(w in model_type for w in ("vision", "audio", "video", "encoder")):
+            continue
+        try:
+            cls = CONFIG_MAPPING[model_type]
+            if not issubclass(cls, RotaryEmbeddingConfigMixin):
+                continue
+            cfg = cls()
+        except Exception:  # noqa: BLE001 - a class that needs arguments has no plain default
+            continue
+        rp = getattr(cfg, "rope_parameters", None)
+        if not isinstance(rp, dict) or rp.get("rope_type") == "axial":
+            continue
+        extra = set(rp) - {"rope_type", "rope_theta", "partial_rotary_factor"}
+        if not extra and rp.get("rope_type") == "default":
+            continue
+        d = cfg.to_dict()  # per-layer attributes (Gemma 4's head_dim) as the class serialises them
+        fields = {k: d[k] for k in CLASS_KEYS if d.get(k) is not None}
+        fields["model_type"] = model_type
+        out[model_type] = {"config": fields, "rope_parameters": rp}
+    return out
+
+
 def main(fixtures, out):
     models = {}
     for name in sorted(os.listdir(fixtures)):
-        if name.endswith(".json") and name != "golden.json":
+        if name.endswith(".json") and not name.startswith("golden"):
             models[name[: -len(".json")]] = golden(os.path.join(fixtures, name))
     full = {}
     full_dir = os.path.join(fixtures, "full")
@@ -362,6 +479,7 @@ def main(fixtures, out):
     rules = {name: {"config": cfg, **golden_fields(cfg)} for name, cfg in RULES.items()}
     doc = {
         "designs": designs,
+        "class_rope_defaults": class_rope_defaults(),
         "full": full,
         "rules": rules,
         "disagreements": disagreements(),

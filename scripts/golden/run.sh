@@ -15,8 +15,9 @@
 # computation 45 s.
 #
 # Then it writes the fixtures that are defaults of transformers' config
-# classes (fixtures.py) and golden.json (golden.py) into
-# pkg/posenc/modelconfigs, or, with --check, into a temporary folder and
+# classes (fixtures.py), golden.json (golden.py) and golden-classes.json
+# (classes.py: every text model's whole default config.json and its rotary
+# module's frequencies) into pkg/posenc/modelconfigs, or, with --check, into a temporary folder and
 # fails if they differ from the committed files.
 set -euo pipefail
 
@@ -65,7 +66,7 @@ if [ "$check" = 1 ]; then
 	trap 'rm -rf "$out"' EXIT
 	# The copied fixtures are inputs, not outputs: golden.py reads them too.
 	for f in "$FIXTURES"/*.json; do
-		[ "$(basename "$f")" = golden.json ] || cp "$f" "$out/"
+		case "$(basename "$f")" in golden*.json) ;; *) cp "$f" "$out/" ;; esac
 	done
 	cp -r "$FIXTURES/full" "$out/full"
 	mkdir -p "$out/designs"
@@ -74,6 +75,7 @@ start=$(date +%s)
 export PYTHONWARNINGS=ignore TRANSFORMERS_VERBOSITY=error HF_HUB_OFFLINE=1
 "$VENV/bin/python" "$HERE/fixtures.py" "$out"
 "$VENV/bin/python" "$HERE/golden.py" "$out" "$out/golden.json"
+"$VENV/bin/python" "$HERE/classes.py" "$out/golden-classes.json"
 echo "run.sh: computed in $(($(date +%s) - start)) s"
 if [ "$check" = 1 ]; then
 	if ! diff -r -u "$FIXTURES" "$out" -x '*.go' -x '*.md' -x '*_test.go'; then

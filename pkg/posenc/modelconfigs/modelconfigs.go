@@ -17,13 +17,13 @@ import (
 var files embed.FS
 
 // Names returns the fixtures' names (a file's name without .json), sorted;
-// golden.json is not a fixture.
+// golden.json and golden-classes.json are not fixtures.
 func Names() []string {
 	entries, _ := files.ReadDir(".")
 	var out []string
 	for _, e := range entries {
 		name := strings.TrimSuffix(e.Name(), ".json")
-		if name != "golden" && !e.IsDir() {
+		if !strings.HasPrefix(name, "golden") && !e.IsDir() {
 			out = append(out, name)
 		}
 	}
@@ -82,3 +82,9 @@ func AllNames() []string {
 // Golden returns golden.json: what Hugging Face transformers computes for
 // every fixture (see scripts/golden/golden.py).
 func Golden() ([]byte, error) { return files.ReadFile("golden.json") }
+
+// GoldenClasses returns golden-classes.json: every text model of
+// transformers with a rotary embedding, its configuration class's whole
+// config.json and the frequencies its own rotary module holds (see
+// scripts/golden/classes.py).
+func GoldenClasses() ([]byte, error) { return files.ReadFile("golden-classes.json") }
