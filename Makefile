@@ -14,7 +14,7 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: model model-golden model-experiments model-cells model-results model-bench help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test bench test-browser lab-quick lab-results golden golden-check site
+.PHONY: model model-golden model-experiments model-cells model-results model-bench help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test xla-notebooks bench test-browser lab-quick lab-results golden golden-check site
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -63,7 +63,7 @@ mutation: ## mutation testing of the exercises' tests (gremlins, every mutator, 
 check-notebooks: ## fail when a notebook's cells no longer match its lesson
 	$(GO) run ./cmd/course check
 
-run-notebooks: ## execute every notebook headless on the pure-Go backend (temporary copies) and time each (not part of make test: its browser check runs every notebook on that backend, and xla-test runs them headless on xla:cpu)
+run-notebooks: ## execute every notebook headless on the pure-Go backend (temporary copies) and time each (not part of make test: its browser check runs every notebook on that backend)
 	$(GO) run ./cmd/course run
 
 notebooks: install ## regenerate notebooks from lessons and execute them (N=01 for one)
@@ -117,8 +117,11 @@ actionlint: ## lint .github/workflows with actionlint v1.7.12 (built from tools/
 xla: ## download and install XLA's PJRT CPU plugin (pinned, sha256-checked, its runtime needs checked) where go-xla looks (~/.local/lib/go-xla; macOS: ~/Library/Application Support/go-xla)
 	@scripts/install.sh --xla
 
-xla-test: ## graph tests and notebooks on xla:cpu (XLA_PLUGIN_DIR, else a pinned test plugin from the package index)
+xla-test: ## graph tests, SmolLM2's goldens and lesson 11's notebook on xla:cpu (XLA_PLUGIN_DIR, else a pinned test plugin from the package index)
 	@scripts/xla-test.sh
+
+xla-notebooks: ## every notebook headless on xla:cpu (about 4 min on 2 idle cores; not part of make test, whose browser check runs them all on the pure-Go backend)
+	@scripts/xla-test.sh --notebooks
 
 golden: ## HF transformers' own RoPE values for lesson 9's fixtures into pkg/posenc/modelconfigs (hash-locked transformers + torch, ~3 GB once; not part of make test)
 	@scripts/golden/run.sh
