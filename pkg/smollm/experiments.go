@@ -43,6 +43,7 @@ type probeOut struct {
 type probeKey struct {
 	m                *Model
 	masked, observed bool
+	keyBlock         int
 }
 
 // probeExecs caches the compiled probes of each model (GoMLX compiles again
@@ -64,7 +65,7 @@ func pairNorms(x *graph.Node, layout posenc.Layout) *graph.Node {
 }
 
 func (m *Model) probeExec(masked, observed bool) (*model.Exec, error) {
-	key := probeKey{m, masked, observed}
+	key := probeKey{m, masked, observed, m.KeyBlockSize}
 	if e, ok := probeExecs.Load(key); ok {
 		return e.(*model.Exec), nil
 	}
@@ -82,7 +83,7 @@ func (m *Model) probeExec(masked, observed bool) (*model.Exec, error) {
 		for range layers {
 			in.cacheK, in.cacheV = append(in.cacheK, zero), append(in.cacheV, zero)
 		}
-		net := network{Config: m.Weights.Config, rope: m.RoPE}
+		net := network{Config: m.Weights.Config, rope: m.RoPE, keyBlock: m.KeyBlockSize, start: 0} // from an empty cache
 		var stats []*graph.Node
 		if observed {
 			net.observe = func(q, k, weights *graph.Node) {
@@ -106,6 +107,9 @@ func (m *Model) probe(in probeIn) (probeOut, error) {
 	b := len(in.tokens)
 	if b == 0 || len(in.positions) != b || (in.mask != nil && len(in.mask) != b) {
 		return probeOut{}, fmt.Errorf("smollm: probe of %d rows with %d position rows and %d masks", b, len(in.positions), len(in.mask))
+	}
+	if err := checkKeyBlockSize(m.KeyBlockSize); err != nil {
+		return probeOut{}, err
 	}
 	c := len(in.tokens[0])
 	flat := func(rows [][]int32) []int32 {

@@ -46,8 +46,17 @@ type network struct {
 	// observe, when set, is called once per layer, in order, with the
 	// rotated queries [b, h, c, e], the chunk's rotated keys [b, k, c, e]
 	// and the attention weights [b, k, g, c, n]: the hook of the lesson's
-	// probes (experiments.go). Nil in the model's own calls.
+	// probes (experiments.go). Nil in the model's own calls. An observed
+	// call takes the whole-score route, which has the weights to hand.
 	observe func(q, k, weights *graph.Node)
+	// keyBlock is the most cache slots attention reads in one block
+	// (keyBlockAttention); 0: every slot at once (the whole-score route).
+	keyBlock int
+	// start is the cache slot of the chunk's first query when it is known
+	// as the graph is built, −1 when it is known only at run time (the
+	// start input): key blocks need it to tell which blocks need no mask
+	// and which no query reads.
+	start int
 }
 
 // stepIn are the inputs of one call.
@@ -92,7 +101,7 @@ func (m network) forward(scope *model.Scope, in stepIn) stepOut {
 			out.cacheK, out.cacheV = append(out.cacheK, k), append(out.cacheV, v)
 			return out
 		}
-		att, k, v := m.attention(layer, h, in.positions, in.start, mask, in.cacheK[i], in.cacheV[i]) // [b, c, d]
+		att, k, v := m.attention(layer, h, in.positions, in.start, mask, in.mask == nil, in.cacheK[i], in.cacheV[i]) // [b, c, d]
 		out.cacheK, out.cacheV = append(out.cacheK, k), append(out.cacheV, v)
 		x = graph.Add(x, att)                          // [b, c, d]: residual
 		h = m.rmsNorm(x, weight(layer, x, "ffn_norm")) // [b, c, d]
@@ -129,8 +138,10 @@ func (m network) keysValues(scope *model.Scope, x, positions, start, cacheK, cac
 // reading the same one of 3 key/value heads. Queries and keys are rotated
 // by posgraph's RoPE at their position ids; the chunk's keys and values are
 // written into the cache at slot start, and the queries read every slot the
-// mask allows. It returns the output and the updated caches.
-func (m network) attention(scope *model.Scope, x, positions, start, mask, cacheK, cacheV *graph.Node) (out, keys, values *graph.Node) {
+// mask allows; causal says the mask is causalMask's, which key blocks
+// need not build for the slots before the chunk (keyBlocks). It returns the
+// output and the updated caches.
+func (m network) attention(scope *model.Scope, x, positions, start, mask *graph.Node, causal bool, cacheK, cacheV *graph.Node) (out, keys, values *graph.Node) {
 	b, c := x.Shape().Dim(0), x.Shape().Dim(1)
 	h, k, e := m.Heads, m.KVHeads, m.HeadDim
 	g := h / k
@@ -153,19 +164,25 @@ func (m network) attention(scope *model.Scope, x, positions, start, mask, cacheK
 	if plainSoftmax {
 		return m.plainAttention(scope, x, q, kNew, keys, values, mask)
 	}
-	scores := graph.Einsum("bkgce,bkne->bkgcn", graph.MulScalar(q, 1/math.Sqrt(float64(e))), keys)        // [b, k, g, c, n]: q·k/√e
-	allowed := graph.BroadcastToDims(graph.Reshape(mask, mask.Shape().Dim(0), 1, 1, c, n), b, k, g, c, n) // [b, k, g, c, n]
-	scores = graph.Where(allowed, scores, graph.Infinity(x.Graph(), x.DType(), -1))                       // [b, k, g, c, n]: −∞ where not allowed
-	top := graph.StopGradient(graph.ReduceAndKeep(scores, graph.ReduceMax, -1))                           // [b, k, g, c, 1]
-	exps := graph.Exp(graph.Sub(scores, top))                                                             // [b, k, g, c, n]: unnormalised weights
-	sum := graph.ReduceAndKeep(exps, graph.ReduceSum, -1)                                                 // [b, k, g, c, 1]
-	if m.observe != nil {
-		m.observe(q, kNew, graph.Div(exps, sum)) // [b, k, g, c, n]: the attention weights
+	qScaled := graph.MulScalar(q, 1/math.Sqrt(float64(e))) // [b, k, g, c, e]: q/√e
+	var o *graph.Node
+	if m.keyBlock > 0 && m.start >= 0 && m.observe == nil && !wholeScores {
+		o = keyBlockAttention(qScaled, keys, values, mask, keyBlocks(n, c, m.start, m.keyBlock, causal)) // [b, k, g, c, e]
+	} else {
+		scores := graph.Einsum("bkgce,bkne->bkgcn", qScaled, keys)                                            // [b, k, g, c, n]: q·k/√e
+		allowed := graph.BroadcastToDims(graph.Reshape(mask, mask.Shape().Dim(0), 1, 1, c, n), b, k, g, c, n) // [b, k, g, c, n]
+		scores = graph.Where(allowed, scores, graph.Infinity(x.Graph(), x.DType(), -1))                       // [b, k, g, c, n]: −∞ where not allowed
+		top := graph.StopGradient(graph.ReduceAndKeep(scores, graph.ReduceMax, -1))                           // [b, k, g, c, 1]
+		exps := graph.Exp(graph.Sub(scores, top))                                                             // [b, k, g, c, n]: unnormalised weights
+		sum := graph.ReduceAndKeep(exps, graph.ReduceSum, -1)                                                 // [b, k, g, c, 1]
+		if m.observe != nil {
+			m.observe(q, kNew, graph.Div(exps, sum)) // [b, k, g, c, n]: the attention weights
+		}
+		o = graph.Div(graph.Einsum("bkgcn,bkne->bkgce", exps, values), sum) // [b, k, g, c, e]
 	}
-	o := graph.Div(graph.Einsum("bkgcn,bkne->bkgce", exps, values), sum) // [b, k, g, c, e]
-	o = graph.Reshape(o, b, h, c, e)                                     // [b, h, c, e]
-	o = graph.Reshape(graph.Transpose(o, 1, 2), b, c, h*e)               // [b, c, d]
-	return linear(o, weight(scope, x, "attn_output")), keys, values      // [b, c, d]
+	o = graph.Reshape(o, b, h, c, e)                                // [b, h, c, e]
+	o = graph.Reshape(graph.Transpose(o, 1, 2), b, c, h*e)          // [b, c, d]
+	return linear(o, weight(scope, x, "attn_output")), keys, values // [b, c, d]
 }
 
 // plainSoftmax makes attention take the textbook route, as the model was

@@ -32,6 +32,10 @@ type Model struct {
 	// ChunkSize is the most query positions per call (DefaultChunkSize),
 	// and the step in which a cache grows.
 	ChunkSize int
+	// KeyBlockSize is the most cache slots attention reads at a time
+	// (DefaultKeyBlockSize, keyblocks.go): a chunk of several queries
+	// reads its cache in blocks of this many slots.
+	KeyBlockSize int
 	// Progress, when set, is called after each chunk of a Forward with the
 	// tokens done and the total.
 	Progress func(done, total int)
@@ -46,11 +50,15 @@ type Model struct {
 
 // variant says which outputs a compiled call has besides the caches, and
 // how it grows the cache: fresh (no cache yet: the call makes one of grow
-// slots) or by grow slots at its end (0: none).
+// slots) or by grow slots at its end (0: none); and how attention reads
+// the cache: in blocks of keyBlock slots (0: all at once), for a chunk
+// whose first query is in slot start (−1: known only when it runs).
 type variant struct {
 	logits, nll bool
 	fresh       bool
 	grow        int
+	keyBlock    int
+	start       int
 }
 
 // New puts w on backend, to run with RoPE scaling sc (zero: none, as
@@ -88,8 +96,8 @@ func New(backend compute.Backend, w *Weights, sc posenc.Scaling) (*Model, error)
 			return nil, fmt.Errorf("smollm: %w", err)
 		}
 	}
-	return &Model{Weights: w, RoPE: r, ChunkSize: DefaultChunkSize, backend: backend, store: store,
-		execs: map[variant]*model.Exec{}}, nil
+	return &Model{Weights: w, RoPE: r, ChunkSize: DefaultChunkSize, KeyBlockSize: DefaultKeyBlockSize,
+		backend: backend, store: store, execs: map[variant]*model.Exec{}}, nil
 }
 
 // exec returns the compiled call of variant v (GoMLX compiles it again for
@@ -98,7 +106,7 @@ func (m *Model) exec(v variant) (*model.Exec, error) {
 	if e, ok := m.execs[v]; ok {
 		return e, nil
 	}
-	net := network{Config: m.Weights.Config, rope: m.RoPE}
+	net := network{Config: m.Weights.Config, rope: m.RoPE, keyBlock: v.keyBlock, start: v.start}
 	layers := m.Weights.Layers
 	e, err := model.NewExec(m.backend, m.store, func(scope *model.Scope, inputs []*graph.Node) []*graph.Node {
 		in := stepIn{tokens: inputs[0], positions: inputs[1], start: inputs[2]}
@@ -212,6 +220,8 @@ func (m *Model) slotsFor(c *Cache, need int) int {
 func (m *Model) Forward(cache *Cache, tokens, positions []int32, rows []int, targets []int32) (logits [][]float32, nll []float32, err error) {
 	n := len(tokens)
 	switch {
+	case m.ChunkSize < 1:
+		return nil, nil, fmt.Errorf("smollm: chunk size %d, want at least 1 token", m.ChunkSize)
 	case n == 0:
 		return nil, nil, fmt.Errorf("smollm: no tokens to run")
 	case len(positions) != n:
@@ -220,6 +230,9 @@ func (m *Model) Forward(cache *Cache, tokens, positions []int32, rows []int, tar
 		return nil, nil, fmt.Errorf("smollm: %d targets for %d tokens", len(targets), n)
 	case cache.Len+n > cache.Cap:
 		return nil, nil, fmt.Errorf("smollm: %d tokens after %d do not fit a cache of %d", n, cache.Len, cache.Cap)
+	}
+	if err := checkKeyBlockSize(m.KeyBlockSize); err != nil {
+		return nil, nil, err
 	}
 	for i, r := range rows {
 		if r < 0 || r >= n || (i > 0 && r <= rows[i-1]) {
@@ -262,7 +275,15 @@ func (m *Model) Forward(cache *Cache, tokens, positions []int32, rows []int, tar
 func (m *Model) call(cache *Cache, tokens, positions []int32, rows []int, targets []int32) ([][]float32, []float32, error) {
 	n := len(tokens)
 	have := cache.slots()
-	v := variant{logits: len(rows) > 0, nll: targets != nil, fresh: have == 0, grow: m.slotsFor(cache, cache.Len+n) - have}
+	v := variant{logits: len(rows) > 0, nll: targets != nil, fresh: have == 0, grow: m.slotsFor(cache, cache.Len+n) - have, start: -1}
+	if n > 1 {
+		// Key blocks, which need the chunk's start as the graph is built:
+		// a graph per start, which prefill in chunks has anyway (each
+		// chunk's cache is a size of its own). A decoding step, one query,
+		// reads its scores [1, k, g, 1, n] whole, and keeps one graph for
+		// every position of a cache size.
+		v.keyBlock, v.start = m.KeyBlockSize, cache.Len
+	}
 	e, err := m.exec(v)
 	if err != nil {
 		return nil, nil, err

@@ -1,0 +1,169 @@
+package smollm
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/posenc/course/pkg/posenc"
+	"github.com/posenc/course/pkg/posgraph"
+)
+
+// TestKeyBlocksPlan checks keyBlocks by hand: which slots each block
+// holds, which are masked, and which are left out.
+func TestKeyBlocksPlan(t *testing.T) {
+	for _, c := range []struct {
+		name            string
+		n, c, start, sz int
+		causal          bool
+		want            []keyBlock
+	}{
+		{"first chunk: all on the diagonal", 8, 8, 0, 4, true,
+			[]keyBlock{{0, 4, true}, {4, 8, true}}},
+		{"third chunk: two clean blocks, the diagonal in two", 24, 8, 16, 8, true,
+			[]keyBlock{{0, 8, false}, {8, 16, false}, {16, 24, true}}},
+		{"start inside a block, slots after the chunk unread", 24, 5, 10, 4, true,
+			[]keyBlock{{0, 4, false}, {4, 8, false}, {8, 10, false}, {10, 14, true}, {14, 15, true}}},
+		{"blocks larger than the cache", 6, 2, 3, 100, true,
+			[]keyBlock{{0, 3, false}, {3, 5, true}}},
+		{"an explicit mask: every slot, every block masked", 10, 10, 0, 4, false,
+			[]keyBlock{{0, 4, true}, {4, 8, true}, {8, 10, true}}},
+	} {
+		if got := keyBlocks(c.n, c.c, c.start, c.sz, c.causal); !slices.Equal(got, c.want) {
+			t.Errorf("%s: keyBlocks(%d, %d, %d, %d, %v) = %v, want %v", c.name, c.n, c.c, c.start, c.sz, c.causal, got, c.want)
+		}
+	}
+}
+
+// TestKeyBlocksMatchWholeScores runs the same tokens through attention in
+// key blocks (online softmax), through the whole score tensor with the
+// division on the output, and through graph.Softmax as first written, and
+// wants the same logits and losses to float32 rounding: the three differ
+// only in the order of their sums. The sizes give several blocks, a
+// diagonal block that the chunk's first queries read none of, blocks cut
+// short, and cache slots past the chunk (a continuation from a position
+// that is not a multiple of the chunk, in a cache rounded up to one); the
+// decoding steps at the end read the cache whole on every route. Then the
+// padding and packing experiments' explicit masks, in blocks, against the
+// whole scores.
+func TestKeyBlocksMatchWholeScores(t *testing.T) {
+	w := loadForTest(t)
+	g := readHFGolden(t)
+	n, split, chunk, block, tail := tokensFor(150, 22), tokensFor(37, 7), tokensFor(64, 8), tokensFor(24, 3), 2
+	m, err := New(posgraph.Backend(), w, posenc.Scaling{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.ChunkSize, m.KeyBlockSize = chunk, block
+	ids, pos := g.IDs[:n], positions(n)
+	targets := append(append([]int32(nil), ids[1:n]...), -1)
+	runAll := func() ([][]float32, []float32) {
+		cache, err := m.NewCache(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var logits [][]float32
+		var nll []float32
+		for _, span := range [][2]int{{0, split}, {split, n - tail}} {
+			l, s, err := m.Forward(cache, ids[span[0]:span[1]], pos[span[0]:span[1]], allRows(span[1]-span[0]), targets[span[0]:span[1]])
+			if err != nil {
+				t.Fatal(err)
+			}
+			logits, nll = append(logits, l...), append(nll, s...)
+		}
+		for i := n - tail; i < n; i++ {
+			l, s, err := m.Forward(cache, ids[i:i+1], pos[i:i+1], []int{0}, targets[i:i+1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			logits, nll = append(logits, l...), append(nll, s...)
+		}
+		return logits, nll
+	}
+	defer func() { wholeScores, plainSoftmax = false, false }()
+	blockLogits, blockNLL := runAll()
+	for _, c := range []struct {
+		name  string
+		plain bool
+	}{{"whole scores", false}, {"graph.Softmax as first written", true}} {
+		wholeScores, plainSoftmax = true, c.plain
+		clear(m.execs) // wholeScores is read when a graph is built
+		logits, nll := runAll()
+		dl, dn := maxAbsDiff(logits, blockLogits), maxNLLDiff(nll, blockNLL)
+		t.Logf("%d tokens (%d, then the rest in chunks of %d, the last %d decoded), key blocks of %d against %s: max |Δlogit| %.3g, max |ΔNLL| %.3g",
+			n, split, chunk, tail, block, c.name, dl, dn)
+		if dl > 5e-4 || dn > 1e-4 {
+			t.Errorf("key blocks against %s: want the same logits and losses to float32 rounding (≤ 5e-4, ≤ 1e-4)", c.name)
+		}
+	}
+
+	// Explicit masks: left padding (queries that read no slot of a block)
+	// and a block-diagonal packing mask, every block masked.
+	mask := func() ([]Variant, []Variant) {
+		probeExecs.Range(func(k, _ any) bool { // wholeScores is read when a probe is built
+			if k.(probeKey).m == m {
+				probeExecs.Delete(k)
+			}
+			return true
+		})
+		pad, err := PaddingExperiment(m, ids[:tokensFor(40, 6)], tokensFor(16, 3), EndOfText)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pack, err := PackingExperiment(m, ids[:tokensFor(30, 5)], ids[tokensFor(30, 5):tokensFor(70, 9)])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pad, pack
+	}
+	wholeScores, plainSoftmax = false, false
+	blockPad, blockPack := mask()
+	wholeScores = true
+	wholePad, wholePack := mask()
+	for i := range blockPad {
+		checkVariant(t, block, blockPad[i], wholePad[i])
+	}
+	for i := range blockPack {
+		checkVariant(t, block, blockPack[i], wholePack[i])
+	}
+}
+
+// checkVariant wants an experiment's variant to land as far from its
+// reference in key blocks as with the whole scores.
+func checkVariant(t *testing.T, block int, got, want Variant) {
+	t.Helper()
+	d := got.MaxDiff - want.MaxDiff
+	if d < 0 {
+		d = -d
+	}
+	if got.Name != want.Name || d > 5e-4 {
+		t.Errorf("%s: max |Δlogit| %.4g in key blocks of %d, %.4g with the whole scores (%s)", got.Name, got.MaxDiff, block, want.MaxDiff, want.Name)
+	}
+}
+
+// TestKeyBlockSizeBad wants a key block size below 1, and a chunk size
+// below 1, refused by name, by Forward and by the experiments' probe,
+// before any weights are read (the model needs none here).
+func TestKeyBlockSizeBad(t *testing.T) {
+	for _, c := range []struct {
+		chunk, block int
+		want         string
+	}{
+		{DefaultChunkSize, 0, "key block size 0"},
+		{DefaultChunkSize, -3, "key block size -3"},
+		{0, DefaultKeyBlockSize, "chunk size 0"},
+	} {
+		m := &Model{ChunkSize: c.chunk, KeyBlockSize: c.block}
+		cache, _ := m.NewCache(4)
+		_, _, err := m.Forward(cache, []int32{1, 2}, []int32{0, 1}, nil, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Forward with ChunkSize %d, KeyBlockSize %d: %v, want an error containing %q", c.chunk, c.block, err, c.want)
+		}
+		if c.block >= 1 {
+			continue
+		}
+		if _, err := m.probe(probeIn{tokens: [][]int32{{1, 2}}, positions: [][]int32{{0, 1}}}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("probe with KeyBlockSize %d: %v, want an error containing %q", c.block, err, c.want)
+		}
+	}
+}
