@@ -15,10 +15,18 @@ package smollm
 // fresh, the peak holds one block instead of the whole row, and the blocks
 // before the chunk's first query, which every query reads, need no mask at
 // all.
+//
+// The blocks are unrolled in the graph: the cache's size is fixed in each
+// compiled graph, so their number is known as it is built. A graph.While
+// over the blocks would compile one block instead of all, but go-xla
+// v0.4.5 cannot build the block's maximum and sum inside a loop body
+// ("cannot add operation Reduce because reductionFn is not a StableHLO
+// closure of main").
 
 import (
 	"fmt"
 
+	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/graph"
 )
 
@@ -91,12 +99,17 @@ func checkKeyBlockSize(size int) error {
 // all, which no caller asks, would get the mean of the values instead of
 // the whole-score route's NaN.)
 func keyBlockAttention(q, keys, values, mask *graph.Node, blocks []keyBlock) *graph.Node {
-	b, k, g, c := q.Shape().Dim(0), q.Shape().Dim(1), q.Shape().Dim(2), q.Shape().Dim(3)
-	lowest := graph.Const(q.Graph(), q.DType().LowestValue())
-	var top, sum, acc *graph.Node // [b, k, g, c, 1], [b, k, g, c, 1], [b, k, g, c, e]
+	b, k, g, c, e := q.Shape().Dim(0), q.Shape().Dim(1), q.Shape().Dim(2), q.Shape().Dim(3), q.Shape().Dim(4)
+	dtype := q.DType()
+	lowest := graph.Const(q.Graph(), dtype.LowestValue())
+	st := softmaxState{
+		top: graph.BroadcastToDims(lowest, b, k, g, c, 1),              // [b, k, g, c, 1]: no score yet
+		sum: graph.Zeros(q.Graph(), shapes.Make(dtype, b, k, g, c, 1)), // [b, k, g, c, 1]
+		acc: graph.Zeros(q.Graph(), shapes.Make(dtype, b, k, g, c, e)), // [b, k, g, c, e]
+	}
+	all := graph.AxisRange()
 	for _, blk := range blocks {
 		slots := graph.AxisRange(blk.lo, blk.hi)
-		all := graph.AxisRange()
 		kb := graph.Slice(keys, all, all, slots, all)      // [b, k, B, e]
 		vb := graph.Slice(values, all, all, slots, all)    // [b, k, B, e]
 		scores := graph.Einsum("bkgce,bkne->bkgcn", q, kb) // [b, k, g, c, B]: q·k/√e
@@ -106,19 +119,24 @@ func keyBlockAttention(q, keys, values, mask *graph.Node, blocks []keyBlock) *gr
 			allowed = graph.BroadcastToDims(graph.Reshape(allowed, mask.Shape().Dim(0), 1, 1, c, width), b, k, g, c, width) // [b, k, g, c, B]
 			scores = graph.Where(allowed, scores, lowest)                                                                   // [b, k, g, c, B]: lowest where not allowed
 		}
-		blockTop := graph.StopGradient(graph.ReduceAndKeep(scores, graph.ReduceMax, -1)) // [b, k, g, c, 1]
-		if top == nil {
-			exps := graph.Exp(graph.Sub(scores, blockTop))                      // [b, k, g, c, B]: unnormalised weights
-			top, sum = blockTop, graph.ReduceAndKeep(exps, graph.ReduceSum, -1) // [b, k, g, c, 1] ×2
-			acc = graph.Einsum("bkgcn,bkne->bkgce", exps, vb)                   // [b, k, g, c, e]
-			continue
-		}
-		newTop := graph.Max(top, blockTop)                                                       // [b, k, g, c, 1]
-		rescale := graph.Exp(graph.Sub(top, newTop))                                             // [b, k, g, c, 1]: exp(M_old − M), ≤ 1
-		exps := graph.Exp(graph.Sub(scores, newTop))                                             // [b, k, g, c, B]
-		sum = graph.Add(graph.Mul(sum, rescale), graph.ReduceAndKeep(exps, graph.ReduceSum, -1)) // [b, k, g, c, 1]
-		acc = graph.Add(graph.Mul(acc, rescale), graph.Einsum("bkgcn,bkne->bkgce", exps, vb))    // [b, k, g, c, e]
-		top = newTop
+		st = st.add(scores, vb)
 	}
-	return graph.Div(acc, sum) // [b, k, g, c, e]: the one division
+	return graph.Div(st.acc, st.sum) // [b, k, g, c, e]: the one division
+}
+
+// softmaxState is the online softmax's running maximum top, sum Σ exp(s −
+// top) and output acc Σ exp(s − top)·v, per query.
+type softmaxState struct {
+	top, sum, acc *graph.Node // [b, k, g, c, 1], [b, k, g, c, 1], [b, k, g, c, e]
+}
+
+// add takes in one block's scores [b, k, g, c, B] and values [b, k, B, e].
+func (st softmaxState) add(scores, values *graph.Node) softmaxState {
+	blockTop := graph.StopGradient(graph.ReduceAndKeep(scores, graph.ReduceMax, -1))              // [b, k, g, c, 1]
+	top := graph.Max(st.top, blockTop)                                                            // [b, k, g, c, 1]
+	rescale := graph.Exp(graph.Sub(st.top, top))                                                  // [b, k, g, c, 1]: exp(M_old − M), ≤ 1
+	exps := graph.Exp(graph.Sub(scores, top))                                                     // [b, k, g, c, B]: unnormalised weights
+	sum := graph.Add(graph.Mul(st.sum, rescale), graph.ReduceAndKeep(exps, graph.ReduceSum, -1))  // [b, k, g, c, 1]
+	acc := graph.Add(graph.Mul(st.acc, rescale), graph.Einsum("bkgcn,bkne->bkgce", exps, values)) // [b, k, g, c, e]
+	return softmaxState{top: top, sum: sum, acc: acc}
 }
