@@ -135,17 +135,29 @@ func run(t *testing.T, m *Model, ids []int32, n int) ([][]float32, []float32) {
 // committed tokens: 512 on XLA (every chunk of 128 reads the cache of the
 // earlier ones), 32 on the pure-Go backend. Wanted: |Δlogit| ≤ 1e-3 at
 // the fixed columns, the top 8 and the whole rows kept, the same argmax at
-// every position, and the NLL of each next token within 1e-3.
+// every position, and the NLL of each next token within 1e-3. It runs
+// twice: in key blocks of DefaultKeyBlockSize (a chunk reads at most 512
+// slots: one block before the chunk, one on its diagonal) and of 96 slots
+// (XLA; 6 on the Go backend), where a chunk reads up to 6, two of them cut short.
 func TestLogitsMatchHuggingFace(t *testing.T) {
 	w := loadForTest(t)
 	g := readHFGolden(t)
-	n := len(g.IDs)
-	if onGoBackend() {
-		n = 32
-	}
 	m, err := New(posgraph.Backend(), w, posenc.Scaling{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, block := range []int{DefaultKeyBlockSize, tokensFor(96, 6)} {
+		m.KeyBlockSize = block
+		matchHuggingFace(t, m, g)
+	}
+}
+
+// matchHuggingFace is TestLogitsMatchHuggingFace on model m.
+func matchHuggingFace(t *testing.T, m *Model, g *hfGolden) {
+	t.Helper()
+	n := len(g.IDs)
+	if onGoBackend() {
+		n = 32
 	}
 	m.ChunkSize = 128
 	start := time.Now()
@@ -181,10 +193,10 @@ func TestLogitsMatchHuggingFace(t *testing.T) {
 	for i := range n - 1 {
 		maxNLL = math.Max(maxNLL, math.Abs(float64(nll[i])-g.NLL[i]))
 	}
-	t.Logf("%d tokens on %s in %.1f s (chunks of %d, compilation included): max |Δlogit| %.3g (%s), argmax agrees at %d/%d, max |ΔNLL| %.3g; HF: %s",
-		n, posgraph.Backend().String(), elapsed.Seconds(), m.ChunkSize, maxDiff, where, agree, n, maxNLL, g.Source)
+	t.Logf("%d tokens on %s in %.1f s (chunks of %d, key blocks of %d, compilation included): max |Δlogit| %.3g (%s), argmax agrees at %d/%d, max |ΔNLL| %.3g; HF: %s",
+		n, posgraph.Backend().String(), elapsed.Seconds(), m.ChunkSize, m.KeyBlockSize, maxDiff, where, agree, n, maxNLL, g.Source)
 	if !(maxDiff <= 1e-3) || agree != n || !(maxNLL <= 1e-3) {
-		t.Errorf("want max |Δlogit| ≤ 1e-3, every argmax equal, max |ΔNLL| ≤ 1e-3")
+		t.Errorf("key blocks of %d: want max |Δlogit| ≤ 1e-3, every argmax equal, max |ΔNLL| ≤ 1e-3", m.KeyBlockSize)
 	}
 }
 

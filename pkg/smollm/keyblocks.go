@@ -33,7 +33,7 @@ import (
 // DefaultKeyBlockSize is the most cache slots attention reads in one block
 // by default (Model.KeyBlockSize), chosen by measurement on XLA's CPU
 // plugin (docs/performance.md).
-const DefaultKeyBlockSize = 1024
+const DefaultKeyBlockSize = 512
 
 // wholeScores makes attention build the whole score tensor [b, k, g, c, n]
 // in one piece, as before key blocks: the tests compare the two.
