@@ -5,21 +5,21 @@ import (
 	"time"
 )
 
-// TestForwardWork counts the attention pairs of a growing cache by hand: a
-// window of 4 chunks reads 1, 2, 3 and 4 chunks' slots; a prompt that ends
-// inside its last chunk reads no further than its capacity; a continuation
-// from position 5 of chunks of 4 reads 8, then 12 slots.
+// TestForwardWork counts the attention pairs by hand: a window of 4 chunks
+// reads 1, 2, 3 and 4 chunks' slots; a prompt that ends inside its last
+// chunk reads only up to its last token; a continuation from position 5
+// in chunks of 4 reads 9, then 12 slots (up to each chunk's last query).
 func TestForwardWork(t *testing.T) {
 	for _, c := range []struct {
-		from, to, chunk, capacity int
-		want                      Work
+		from, to, chunk int
+		want            Work
 	}{
-		{0, 16, 4, 16, Work{Tokens: 16, Pairs: 4 * (4 + 8 + 12 + 16)}},
-		{0, 14, 4, 14, Work{Tokens: 14, Pairs: 4*(4+8+12) + 2*14}},
-		{5, 12, 4, 12, Work{Tokens: 7, Pairs: 4*12 + 3*12}},
+		{0, 16, 4, Work{Tokens: 16, Pairs: 4 * (4 + 8 + 12 + 16)}},
+		{0, 14, 4, Work{Tokens: 14, Pairs: 4*(4+8+12) + 2*14}},
+		{5, 12, 4, Work{Tokens: 7, Pairs: 4*9 + 3*12}},
 	} {
-		if got := forwardWork(c.from, c.to, c.chunk, c.capacity); got != c.want {
-			t.Errorf("forwardWork(%d, %d, %d, %d) = %+v, want %+v", c.from, c.to, c.chunk, c.capacity, got, c.want)
+		if got := forwardWork(c.from, c.to, c.chunk); got != c.want {
+			t.Errorf("forwardWork(%d, %d, %d) = %+v, want %+v", c.from, c.to, c.chunk, got, c.want)
 		}
 	}
 }

@@ -149,9 +149,9 @@ func (c Config) workLeft(store Store) Work {
 						continue
 					}
 					if !shared {
-						w, shared = w.Add(forwardWork(0, needle(n, d), c.ChunkSize, n)), true
+						w, shared = w.Add(forwardWork(0, needle(n, d), c.ChunkSize)), true
 					}
-					w = w.Add(forwardWork(needle(n, d), n, c.ChunkSize, n))
+					w = w.Add(forwardWork(needle(n, d), n, c.ChunkSize))
 				}
 			}
 		}
