@@ -69,6 +69,7 @@ func (m *Model) probeExec(masked, observed bool) (*model.Exec, error) {
 	if e, ok := probeExecs.Load(key); ok {
 		return e.(*model.Exec), nil
 	}
+	m.ran = true
 	layers := len(m.Weights.Layers)
 	e, err := model.NewExec(m.backend, m.store, func(scope *model.Scope, inputs []*graph.Node) []*graph.Node {
 		tokens, positions := inputs[0], inputs[1]
@@ -83,7 +84,7 @@ func (m *Model) probeExec(masked, observed bool) (*model.Exec, error) {
 		for range layers {
 			in.cacheK, in.cacheV = append(in.cacheK, zero), append(in.cacheV, zero)
 		}
-		net := network{Config: m.Weights.Config, rope: m.RoPE, keyBlock: m.KeyBlockSize, start: 0} // from an empty cache
+		net := network{Config: m.Weights.Config, rope: m.RoPE, precision: m.precision, keyBlock: m.KeyBlockSize, start: 0} // from an empty cache
 		var stats []*graph.Node
 		if observed {
 			net.observe = func(q, k, weights *graph.Node) {
@@ -471,38 +472,70 @@ func ProbeLayers(m *Model, ids []int32) (LayerProbe, error) {
 	return LayerProbe{FirstTokenAttn: out.firstAttn, QPairNorm: out.qPairNorm, KPairNorm: out.kPairNorm}, nil
 }
 
-// PrecisionRow is what rounding the position ids to a format costs at an
-// offset: the tokens run at offset … offset+n−1, exactly and rounded.
-type PrecisionRow struct {
-	Offset           int
-	NLLExact, NLLLow float64
-	MaxLogitDiff     float64
+// Rounding is one way of rounding the rotation's steps (precision.go),
+// by name.
+type Rounding struct {
+	Name      string
+	Precision posenc.RoPEPrecision
 }
 
-// PositionPrecision runs ids at each offset with exact position ids and
-// with the ids rounded to format f (bf16 keeps 8 significant bits: from
-// 256 on, neighbouring positions share an id, from 4,096 on 16 of them),
-// which is what computing positions or angles in bf16 does to RoPE. The
-// relative property makes the exact rows at every offset those of offset 0.
-func PositionPrecision(m *Model, ids []int32, offsets []int, f posenc.Format) ([]PrecisionRow, error) {
+// Roundings are the three ways a bfloat16 model rounds its rotation that
+// practitioners reported: the ids alone (EleutherAI/gpt-neox#1016), every
+// step under torch.autocast (huggingface/transformers#29285), and cos and
+// sin alone (KellerJordan/modded-nanogpt#39; transformers' own cast of
+// them to the activations' dtype, the fix).
+var Roundings = []Rounding{
+	{"ids in bfloat16", posenc.RoPEPrecision{Position: posenc.BFloat16}},
+	{"autocast: every step in bfloat16", posenc.RoPEPrecision{InvFreq: posenc.BFloat16, Position: posenc.BFloat16, Angle: posenc.BFloat16, CosSin: posenc.BFloat16}},
+	{"cos and sin in bfloat16", posenc.RoPEPrecision{CosSin: posenc.BFloat16}},
+}
+
+// PrecisionRow is what each rounding costs at an offset: the tokens run at
+// positions offset … offset+n−1, with the exact rotation and rounded.
+type PrecisionRow struct {
+	Offset   int
+	NLLExact float64
+	// NLL and MaxLogitDiff (against the exact rotation at this offset) of
+	// each rounding, in the order given.
+	NLL          []float64
+	MaxLogitDiff []float64
+}
+
+// RotationPrecision runs ids at each offset with the model's own rotation
+// and with each rounding (a model of its own, SetRoPEPrecision). The
+// relative property makes the exact rows at every offset those of offset
+// 0; bfloat16 represents every integer below 256, so at offset 0 only the
+// roundings of ω, the angles or cos and sin can change anything.
+func RotationPrecision(backend compute.Backend, w *Weights, ids []int32, offsets []int, roundings []Rounding) ([]PrecisionRow, error) {
 	n := len(ids)
-	var rows []PrecisionRow
-	for _, off := range offsets {
-		exact := arange(off, n)
-		low := make([]int32, n)
-		for i, p := range exact {
-			low[i] = int32(f.Round(float64(p)))
+	exact, err := New(backend, w, posenc.Scaling{})
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]PrecisionRow, len(offsets))
+	base := make([]probeOut, len(offsets))
+	for i, off := range offsets {
+		if base[i], err = exact.probe(probeIn{tokens: [][]int32{ids}, positions: [][]int32{arange(off, n)}}); err != nil {
+			return nil, err
 		}
-		a, err := m.probe(probeIn{tokens: [][]int32{ids}, positions: [][]int32{exact}})
+		rows[i] = PrecisionRow{Offset: off, NLLExact: rowsNLL(base[i].logits[0], ids, 0, n-1)}
+	}
+	for _, r := range roundings {
+		m, err := New(backend, w, posenc.Scaling{})
 		if err != nil {
 			return nil, err
 		}
-		b, err := m.probe(probeIn{tokens: [][]int32{ids}, positions: [][]int32{low}})
-		if err != nil {
-			return nil, err
+		if err := m.SetRoPEPrecision(r.Precision); err != nil {
+			return nil, fmt.Errorf("smollm: rounding %q: %w", r.Name, err)
 		}
-		rows = append(rows, PrecisionRow{Offset: off, NLLExact: rowsNLL(a.logits[0], ids, 0, n-1),
-			NLLLow: rowsNLL(b.logits[0], ids, 0, n-1), MaxLogitDiff: maxDiff(a.logits[0], b.logits[0])})
+		for i, off := range offsets {
+			got, err := m.probe(probeIn{tokens: [][]int32{ids}, positions: [][]int32{arange(off, n)}})
+			if err != nil {
+				return nil, err
+			}
+			rows[i].NLL = append(rows[i].NLL, rowsNLL(got.logits[0], ids, 0, n-1))
+			rows[i].MaxLogitDiff = append(rows[i].MaxLogitDiff, maxDiff(got.logits[0], base[i].logits[0]))
+		}
 	}
 	return rows, nil
 }

@@ -176,24 +176,27 @@ func TestProbeLayers(t *testing.T) {
 	}
 }
 
-func TestPositionPrecision(t *testing.T) {
+// TestRotationPrecision: at offset 0 the ids are exact in bfloat16, so
+// rounding them changes nothing, while the autocast rounding of ω and the
+// angles does; at 4,096 (16 neighbours share a bfloat16 id) rounding the
+// ids must cost, and the exact rotation must give offset 0's NLL.
+func TestRotationPrecision(t *testing.T) {
 	w, ids := experimentIDs(t, 64)
-	m, err := New(posgraph.Backend(), w, posenc.Scaling{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := PositionPrecision(m, ids, []int{0, 4096}, posenc.BFloat16)
+	rows, err := RotationPrecision(posgraph.Backend(), w, ids, []int{0, 4096}, Roundings[:2])
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%+v", rows)
-	if rows[0].MaxLogitDiff != 0 {
-		t.Errorf("positions below 256 are exact in bf16, yet the logits moved by %.3g", rows[0].MaxLogitDiff)
+	if rows[0].MaxLogitDiff[0] > 1e-3 {
+		t.Errorf("positions below 256 are exact in bf16, yet the logits moved by %.3g", rows[0].MaxLogitDiff[0])
+	}
+	if rows[0].MaxLogitDiff[1] < 1e-2 {
+		t.Errorf("autocast at offset 0 moved the logits by only %.3g: ω and the angles were not rounded", rows[0].MaxLogitDiff[1])
 	}
 	if math.Abs(rows[1].NLLExact-rows[0].NLLExact) > 2e-3 {
 		t.Errorf("exact positions at 4096: NLL %.5f, at 0: %.5f; want equal", rows[1].NLLExact, rows[0].NLLExact)
 	}
-	if rows[1].MaxLogitDiff < 0.1 || rows[1].NLLLow <= rows[1].NLLExact {
+	if rows[1].MaxLogitDiff[0] < 0.1 || rows[1].NLL[0] <= rows[1].NLLExact {
 		t.Errorf("bf16 positions at 4096 (16 tokens share an id): %+v, want worse", rows[1])
 	}
 }

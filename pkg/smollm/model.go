@@ -49,6 +49,9 @@ type network struct {
 	// probes (experiments.go). Nil in the model's own calls. An observed
 	// call takes the whole-score route, which has the weights to hand.
 	observe func(q, k, weights *graph.Node)
+	// precision, when set, rounds each step of the rotation as it says
+	// (precision.go); nil: posgraph's rotation, as the model runs.
+	precision *posenc.RoPEPrecision
 	// keyBlock is the most cache slots attention reads in one block
 	// (keyBlockAttention); 0: every slot at once (the whole-score route).
 	keyBlock int
@@ -57,6 +60,15 @@ type network struct {
 	// start input): key blocks need it to tell which blocks need no mask
 	// and which no query reads.
 	start int
+}
+
+// rotate rotates x [b, n, c, e] (queries or keys of n heads) at positions
+// [b, c].
+func (m network) rotate(x, positions *graph.Node) *graph.Node {
+	if m.precision != nil {
+		return roundedRotation(x, positions, m.rope, *m.precision) // [b, n, c, e]
+	}
+	return posgraph.NewRoPEEncoder(m.rope).Encode(x, positions, -2) // [b, n, c, e]
 }
 
 // stepIn are the inputs of one call.
@@ -127,10 +139,9 @@ func (m network) keysValues(scope *model.Scope, x, positions, start, cacheK, cac
 	heads := func(y *graph.Node) *graph.Node { // [b, c, k·e] → [b, k, c, e]
 		return graph.Transpose(graph.Reshape(y, b, c, k, e), 1, 2)
 	}
-	rope := posgraph.NewRoPEEncoder(m.rope)
-	kNew = rope.Encode(heads(linear(x, weight(scope, x, "attn_k"))), positions, -2) // [b, k, c, e]
-	vNew := heads(linear(x, weight(scope, x, "attn_v")))                            // [b, k, c, e]
-	return kNew, writeSlots(cacheK, kNew, start), writeSlots(cacheV, vNew, start)   // [b, k, c, e], [b, k, n, e] ×2
+	kNew = m.rotate(heads(linear(x, weight(scope, x, "attn_k"))), positions)      // [b, k, c, e]
+	vNew := heads(linear(x, weight(scope, x, "attn_v")))                          // [b, k, c, e]
+	return kNew, writeSlots(cacheK, kNew, start), writeSlots(cacheV, vNew, start) // [b, k, c, e], [b, k, n, e] ×2
 }
 
 // attention is grouped-query self-attention (Ainslie et al. 2023, "GQA",
@@ -148,9 +159,8 @@ func (m network) attention(scope *model.Scope, x, positions, start, mask *graph.
 	heads := func(y *graph.Node, n int) *graph.Node { // [b, c, n·e] → [b, n, c, e]
 		return graph.Transpose(graph.Reshape(y, b, c, n, e), 1, 2)
 	}
-	rope := posgraph.NewRoPEEncoder(m.rope)
-	q := rope.Encode(heads(linear(x, weight(scope, x, "attn_q")), h), positions, -2) // [b, h, c, e]
-	kNew, keys, values := m.keysValues(scope, x, positions, start, cacheK, cacheV)   // [b, k, c, e], [b, k, n, e] ×2
+	q := m.rotate(heads(linear(x, weight(scope, x, "attn_q")), h), positions)      // [b, h, c, e]
+	kNew, keys, values := m.keysValues(scope, x, positions, start, cacheK, cacheV) // [b, k, c, e], [b, k, n, e] ×2
 
 	// Each group of g query heads reads one key/value head: query head
 	// kv·g + i is row i of group kv.

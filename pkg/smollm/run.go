@@ -46,6 +46,10 @@ type Model struct {
 	// wholeCapacity makes every call read all Cap slots of the cache, as
 	// the model first did: the tests compare it with the growing cache.
 	wholeCapacity bool
+	// precision rounds the rotation's steps (SetRoPEPrecision); ran says a
+	// call was compiled, after which it can no longer change.
+	precision *posenc.RoPEPrecision
+	ran       bool
 }
 
 // variant says which outputs a compiled call has besides the caches, and
@@ -106,7 +110,8 @@ func (m *Model) exec(v variant) (*model.Exec, error) {
 	if e, ok := m.execs[v]; ok {
 		return e, nil
 	}
-	net := network{Config: m.Weights.Config, rope: m.RoPE, keyBlock: v.keyBlock, start: v.start}
+	m.ran = true
+	net := network{Config: m.Weights.Config, rope: m.RoPE, precision: m.precision, keyBlock: v.keyBlock, start: v.start}
 	layers := m.Weights.Layers
 	e, err := model.NewExec(m.backend, m.store, func(scope *model.Scope, inputs []*graph.Node) []*graph.Node {
 		in := stepIn{tokens: inputs[0], positions: inputs[1], start: inputs[2]}

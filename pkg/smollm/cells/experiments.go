@@ -1,6 +1,8 @@
 package cells
 
 import (
+	"fmt"
+
 	"github.com/posenc/course/pkg/posenc"
 	"github.com/posenc/course/pkg/smollm"
 )
@@ -107,20 +109,20 @@ func (l *Lab) Probe() (smollm.LayerProbe, Source, error) {
 // PrecisionOffsets are the first positions Precision runs 64 tokens at.
 var PrecisionOffsets = []int{0, 2048, 4096, 8000}
 
-// Precision is smollm.PositionPrecision in bfloat16 on 64 tokens at
-// PrecisionOffsets.
+// Precision is smollm.RotationPrecision on 64 tokens at PrecisionOffsets,
+// with each of smollm.Roundings.
 func (l *Lab) Precision() ([]smollm.PrecisionRow, Source, error) {
+	var names []string
+	for _, r := range smollm.Roundings {
+		names = append(names, fmt.Sprintf("%s %+v", r.Name, r.Precision))
+	}
 	params := struct {
 		tokensParams
-		Offsets []int  `json:"offsets"`
-		Format  string `json:"format"`
-	}{passageParams(64), PrecisionOffsets, "bfloat16"}
+		Offsets   []int    `json:"offsets"`
+		Roundings []string `json:"roundings"`
+	}{passageParams(64), PrecisionOffsets, names}
 	return experiment(l, "precision", params, l.passage(64), func() ([]smollm.PrecisionRow, error) {
-		m, err := l.plain()
-		if err != nil {
-			return nil, err
-		}
-		return smollm.PositionPrecision(m, l.ids[:64], PrecisionOffsets, posenc.BFloat16)
+		return smollm.RotationPrecision(l.backend, l.weights, l.ids[:64], PrecisionOffsets, smollm.Roundings)
 	})
 }
 
