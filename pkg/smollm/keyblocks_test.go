@@ -71,14 +71,8 @@ func TestKeyBlocksMatchWholeScores(t *testing.T) {
 			}
 			logits, nll = append(logits, l...), append(nll, s...)
 		}
-		for i := n - tail; i < n; i++ {
-			l, s, err := m.Forward(cache, ids[i:i+1], pos[i:i+1], []int{0}, targets[i:i+1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			logits, nll = append(logits, l...), append(nll, s...)
-		}
-		return logits, nll
+		l, s := decodeEach(t, m, cache, ids[n-tail:n], pos[n-tail:n], targets[n-tail:n])
+		return append(logits, l...), append(nll, s...)
 	}
 	defer func() { wholeScores, plainSoftmax = false, false }()
 	blockLogits, blockNLL := runAll()

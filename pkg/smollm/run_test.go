@@ -49,14 +49,8 @@ func TestGrowingCacheMatchesWholeCapacity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := n - tail; i < n; i++ {
-			l, s, err := m.Forward(cache, ids[i:i+1], pos[i:i+1], []int{0}, targets[i:i+1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			logits, nll = append(logits, l...), append(nll, s...)
-		}
-		return logits, nll
+		l, s := decodeEach(t, m, cache, ids[n-tail:n], pos[n-tail:n], targets[n-tail:n])
+		return append(logits, l...), append(nll, s...)
 	}
 	defer func() { m.wholeCapacity, writeByGather, plainSoftmax = false, false, false }()
 	m.wholeCapacity, writeByGather, plainSoftmax = true, true, true
@@ -78,6 +72,22 @@ func TestGrowingCacheMatchesWholeCapacity(t *testing.T) {
 			t.Errorf("%s: want the same logits and losses to float32 rounding (≤ 5e-4, ≤ 1e-4)", c.name)
 		}
 	}
+}
+
+// decodeEach runs ids one call each after those in cache, as decoding
+// does, and returns every call's logits and loss.
+func decodeEach(t *testing.T, m *Model, cache *Cache, ids, pos, targets []int32) ([][]float32, []float32) {
+	t.Helper()
+	var logits [][]float32
+	var nll []float32
+	for i := range ids {
+		l, s, err := m.Forward(cache, ids[i:i+1], pos[i:i+1], []int{0}, targets[i:i+1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		logits, nll = append(logits, l...), append(nll, s...)
+	}
+	return logits, nll
 }
 
 // TestCloneSharesAPrefix runs a prefix once, then two different
