@@ -32,7 +32,10 @@ import (
 
 // DefaultKeyBlockSize is the most cache slots attention reads in one block
 // by default (Model.KeyBlockSize), chosen by measurement on XLA's CPU
-// plugin (docs/performance.md).
+// plugin: a prefill of 8,192 tokens in chunks of 512 took 59.0 s in blocks
+// of 512 and 63.1 s in blocks of 1,024 (74.8 s with the whole scores),
+// side by side on a shared machine; an attention layer alone was fastest
+// in blocks of 256 to 1,024 at chunks of 512 and 1,024.
 const DefaultKeyBlockSize = 512
 
 // wholeScores makes attention build the whole score tensor [b, k, g, c, n]

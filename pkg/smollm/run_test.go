@@ -24,7 +24,9 @@ func maxNLLDiff(a, b []float32) float64 {
 // masked); the softmax's scale and division moved off the scores (against
 // graph.Softmax of the scaled scores); and the cache written by
 // DynamicUpdateSlice (against Gather and Where; on the pure-Go backend
-// both are Gather and Where). The slots a
+// both are Gather and Where); the last two read the cache in key blocks
+// (keyblocks.go, the default; TestKeyBlocksMatchWholeScores compares the
+// whole scores). The slots a
 // chunk no longer reads were masked to −∞, so the logits and losses agree
 // to float32 rounding (softmax sums over other lengths: 1e-4 on logits of
 // about 20 measured on XLA CPU); the decoding steps after the prefill use
