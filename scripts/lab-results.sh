@@ -6,8 +6,8 @@
 # trains several times faster than the pure-Go backend and as
 # deterministically; else on the Go backend. Commit the code first: the
 # results record the commit, and say "dirty" when a file that decides the
-# numbers (report.ResultFiles) differs from it. About 4 hours on an idle
-# 2-core machine (README); resumable: started again, it reads the finished
+# numbers (report.ResultFiles) differs from it. About 4 hours on a 2-core
+# machine (lesson 8's suite took 2.6 h; README); resumable: started again, it reads the finished
 # cells in lab/results/cells and lab/results/layers/cells.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
