@@ -19,7 +19,7 @@ import (
 // several files); the distances are positive and distinct, and the three
 // slices have the same length. Leave them unchanged.
 //
-// Read lesson 8, “Recall: which models use position, and how far back”.
+// Read lesson 8, “Recall that measures position”.
 // Hints: exercises/README.md.
 func UsableContext(distances []int, accuracy []float64, defined []bool, threshold float64) int {
 	// Visit the measurements from the shortest distance on, through a slice

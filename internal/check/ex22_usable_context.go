@@ -41,7 +41,7 @@ func init() {
 }
 
 // The lesson section the exercise and its hints cite.
-var secRecall = Section{8, "Recall: which models use position, and how far back"}
+var secRecall = Section{8, "Recall that measures position"}
 
 var (
 	hintUsableStrict = newHint("usable context/strict", secRecall,
