@@ -194,6 +194,20 @@ func (c *Cache) Clone() *Cache {
 	return &Cache{Len: c.Len, Cap: c.Cap, k: c.k, v: c.v, shared: true}
 }
 
+// Free releases the cache's tensors on the backend now, rather than when
+// Go next collects garbage: a long run allocates little on Go's heap, so
+// Go may not collect for many gigabytes of caches. Tensors shared with a
+// clone are left to the garbage collector. The cache is empty after.
+func (c *Cache) Free() {
+	if !c.shared {
+		for i := range c.k {
+			c.k[i].FinalizeAll()
+			c.v[i].FinalizeAll()
+		}
+	}
+	c.k, c.v, c.Len, c.shared = nil, nil, 0, false
+}
+
 // slots is how many positions the cache's tensors hold now.
 func (c *Cache) slots() int {
 	if len(c.k) == 0 {
@@ -322,6 +336,7 @@ func (m *Model) call(cache *Cache, tokens, positions []int32, rows []int, target
 	var nll []float32
 	if v.logits {
 		flat, err := tensors.CopyFlatData[float32](out[0])
+		out[0].FinalizeAll() // copied: its backend buffer is not needed
 		if err != nil {
 			return nil, nil, err
 		}
@@ -333,6 +348,7 @@ func (m *Model) call(cache *Cache, tokens, positions []int32, rows []int, target
 	}
 	if v.nll {
 		flat, err := tensors.CopyFlatData[float32](out[0])
+		out[0].FinalizeAll()
 		if err != nil {
 			return nil, nil, err
 		}

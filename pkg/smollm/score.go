@@ -29,6 +29,7 @@ func (m *Model) Score(ids []int32) ([]float32, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer cache.Free()
 	pos := make([]int32, n)
 	for i := range pos {
 		pos[i] = int32(i)
@@ -52,6 +53,7 @@ func (m *Model) Generate(prompt []int32, maxNew int, stop ...int32) ([]int32, er
 	if err != nil {
 		return nil, err
 	}
+	defer cache.Free()
 	pos := make([]int32, len(prompt))
 	for i := range pos {
 		pos[i] = int32(i)

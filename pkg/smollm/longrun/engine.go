@@ -120,13 +120,16 @@ func (e *ModelEngine) Logits(ids []int32, rows []int, sc posenc.Scaling) ([][]fl
 		for i, r := range rows {
 			after[i] = r - p
 		}
-		logits, _, err := m.Forward(e.prefixCache.Clone(), ids[p:], positions(len(ids))[p:], after, nil)
+		cache := e.prefixCache.Clone()
+		defer cache.Free() // its own tensors, written from the needle on
+		logits, _, err := m.Forward(cache, ids[p:], positions(len(ids))[p:], after, nil)
 		return logits, err
 	}
 	cache, err := m.NewCache(len(ids))
 	if err != nil {
 		return nil, err
 	}
+	defer cache.Free()
 	logits, _, err := m.Forward(cache, ids, positions(len(ids)), rows, nil)
 	return logits, err
 }
