@@ -108,7 +108,7 @@ lab-quick: ## the lab's quick runs (both suites: every model, scaling and fine-t
 	d=$$(mktemp -d) && GOMLX_BACKEND=go $(GO) run ./cmd/lab --quick --out "$$d" && \
 	GOMLX_BACKEND=go $(GO) run ./cmd/lab --suite layers --quick --out "$$d/layers" && rm -rf "$$d"
 
-lab-results: ## re-run the full lab, both suites, and rewrite lab/results (commit the code first): about 4 h on a 2-core machine (lesson 8's suite took 2.6 h, the layers suite about 1.4 h by the estimate; README), resumable (lab/results/cells)
+lab-results: ## re-run the full lab, both suites, and rewrite lab/results (commit the code first): about 4 h on a 2-core machine (lesson 8's suite took 2.6 h, the layers suite's cells about 1.6 h; README), resumable (lab/results/cells)
 	scripts/lab-results.sh
 
 actionlint: ## lint .github/workflows with actionlint v1.7.12 (built from tools/actionlint)

@@ -16,20 +16,16 @@ import (
 )
 
 // suites are the lab's committed suites: where each writes its results,
-// its config, and whether results of an earlier revision of the lab are
-// still accepted (checked for completeness, then skipped with the command
-// that renews them).
+// and its config. Each must be the current revision's full run of the
+// committed code.
 var suites = []struct {
 	name, path string
 	config     lab.Config
-	mayBeOld   bool
 }{
-	// Lesson 8's suite, which lessons 3 and 5–8 read: it must be the
-	// current revision's full run.
-	{"lab", "lab/results/results.json", lab.DefaultConfig(), false},
-	// Lesson 9's layer patterns: their revision-2 re-run is due
-	// (SUITES=layers make lab-results); until then revision 1 is accepted.
-	{"layers", "lab/results/layers/results.json", lab.LayersConfig(), true},
+	// Lesson 8's suite, which lessons 3 and 5–8 read.
+	{"lab", "lab/results/results.json", lab.DefaultConfig()},
+	// Lesson 9's layer patterns, which lesson 9 part 2 reads.
+	{"layers", "lab/results/layers/results.json", lab.LayersConfig()},
 }
 
 // TestCommittedResults checks that each suite's committed results are the
@@ -37,12 +33,11 @@ var suites = []struct {
 // this revision of the lab, lab.LabRevision), made by the suite's
 // command, every model and seed present, from a clean checkout of a
 // commit in this one's history, none of ResultFiles changed since
-// (SameCode). A suite that may be old is only checked for completeness
-// while it is of an earlier revision, and skipped.
+// (SameCode).
 func TestCommittedResults(t *testing.T) {
 	for _, s := range suites {
 		t.Run(s.name, func(t *testing.T) {
-			v, err := checkCommitted(root, s.name, filepath.Join(root, s.path), s.config, s.mayBeOld)
+			v, err := checkCommitted(root, s.name, filepath.Join(root, s.path), s.config)
 			if errors.Is(err, fs.ErrNotExist) {
 				if os.Getenv("CI") != "" {
 					t.Fatalf("%s is missing: run make lab-results and commit it", s.path)
@@ -63,9 +58,6 @@ func TestCommittedResults(t *testing.T) {
 			for _, p := range v.problems {
 				t.Error(p)
 			}
-			if len(v.problems) == 0 && v.skip != "" {
-				t.Skip(v.skip)
-			}
 			if v.noGit != "" {
 				t.Skip("not a git checkout git can read: cannot compare the code version")
 			}
@@ -74,12 +66,10 @@ func TestCommittedResults(t *testing.T) {
 }
 
 // verdict is what checkCommitted finds: every problem (none: the results
-// are the committed code's full run), why the check stopped short of the
-// end without a problem (an old revision still accepted), and why git
-// could not compare the code.
+// are the committed code's full run), and why git could not compare the
+// code.
 type verdict struct {
 	problems []string
-	skip     string
 	noGit    string
 }
 
@@ -120,7 +110,7 @@ func missingRuns(r *lab.Results, c lab.Config) (short []string, complete bool) {
 // checkCommitted checks the results at path against the suite's config
 // want, in the git repository at repo. An error is returned only when the
 // file cannot be read (fs.ErrNotExist: it is missing).
-func checkCommitted(repo, suite, path string, want lab.Config, mayBeOld bool) (verdict, error) {
+func checkCommitted(repo, suite, path string, want lab.Config) (verdict, error) {
 	var v verdict
 	r, err := lab.ReadResults(path)
 	if err != nil {
@@ -133,15 +123,8 @@ func checkCommitted(repo, suite, path string, want lab.Config, mayBeOld bool) (v
 			fail("%s (revision %d) is incomplete for the config it records: %d runs; these have another number of seeds: %s",
 				path, rev, len(r.Runs), strings.Join(short, ", "))
 		}
-		if !mayBeOld {
-			fail("%s is of revision %d of the lab (none recorded: 1); the code is revision %d: re-run it (SUITES=%s make lab-results; README gives the time)",
-				path, rev, want.Revision, suite)
-			return v, nil
-		}
-		if complete {
-			v.skip = fmt.Sprintf("%s is of revision %d of the lab (none recorded: 1), complete; the code is revision %d: its re-run is due (SUITES=%s make lab-results; README gives the time)",
-				path, rev, want.Revision, suite)
-		}
+		fail("%s is of revision %d of the lab (none recorded: 1); the code is revision %d: re-run it (SUITES=%s make lab-results; README gives the time)",
+			path, rev, want.Revision, suite)
 		return v, nil
 	}
 	if !reflect.DeepEqual(r.Config, want) {
@@ -187,7 +170,7 @@ func checkCommitted(repo, suite, path string, want lab.Config, mayBeOld bool) (v
 // fails when it should: on copies, in a temporary folder, of a complete
 // run of each suite's config that are truncated, of an older revision,
 // made from uncommitted or changed code, or by another command; and that
-// it passes the complete run and skips an old but complete layers run.
+// it passes the complete run of each suite.
 func TestCheckCommittedCanFail(t *testing.T) {
 	if out, err := exec.Command("git", "-C", root, "rev-parse", "--git-dir").CombinedOutput(); err != nil {
 		t.Skipf("not a git checkout git can read (%v: %s)", err, out)
@@ -219,28 +202,32 @@ func TestCheckCommittedCanFail(t *testing.T) {
 	for _, c := range []struct {
 		name, suite string
 		config      lab.Config
-		mayBeOld    bool
 		edit        func(r *lab.Results)
 		want        string // in a problem; "" none
-		skip        string // in the skip message; "" no skip
 	}{
-		{"lab complete", "lab", lab.DefaultConfig(), false, func(*lab.Results) {}, "", ""},
-		{"lab truncated", "lab", lab.DefaultConfig(), false, func(r *lab.Results) { r.Runs = r.Runs[:len(r.Runs)-1] }, "unfinished run", ""},
-		{"lab without a control", "lab", lab.DefaultConfig(), false, func(r *lab.Results) {
+		{"lab complete", "lab", lab.DefaultConfig(), func(*lab.Results) {}, ""},
+		{"lab truncated", "lab", lab.DefaultConfig(), func(r *lab.Results) { r.Runs = r.Runs[:len(r.Runs)-1] }, "unfinished run"},
+		{"lab without a control", "lab", lab.DefaultConfig(), func(r *lab.Results) {
 			r.Runs = slices.DeleteFunc(r.Runs, func(run lab.Run) bool { return run.Name == "learned-long" })
-		}, "learned-long (0 of 3 seeds)", ""},
-		{"lab of revision 1", "lab", lab.DefaultConfig(), false, func(r *lab.Results) { r.Config = old(r.Config) }, "SUITES=lab make lab-results", ""},
-		{"lab with another config", "lab", lab.DefaultConfig(), false, func(r *lab.Results) { r.Config.Steps = 1000 }, "config differs", ""},
-		{"lab from uncommitted code", "lab", lab.DefaultConfig(), false, func(r *lab.Results) { r.Provenance.Dirty = true }, "uncommitted changes: true", ""},
-		{"lab from changed code", "lab", lab.DefaultConfig(), false, func(r *lab.Results) { r.Provenance.Commit = strings.TrimSpace(string(stale)) }, "changed since", ""},
-		{"lab from a commit not here", "lab", lab.DefaultConfig(), false, func(r *lab.Results) { r.Provenance.Commit = strings.Repeat("0", 40) }, "not in this checkout's history", ""},
-		{"lab by another command", "lab", lab.DefaultConfig(), false, func(r *lab.Results) { r.Provenance.Command = "go run ./cmd/lab --quick" }, "suite's command", ""},
-		{"layers complete", "layers", lab.LayersConfig(), true, func(*lab.Results) {}, "", ""},
-		{"layers of revision 1, complete", "layers", lab.LayersConfig(), true, func(r *lab.Results) { r.Config = old(r.Config) }, "", "SUITES=layers make lab-results"},
-		{"layers of revision 1, truncated", "layers", lab.LayersConfig(), true, func(r *lab.Results) {
+		}, "learned-long (0 of 3 seeds)"},
+		{"lab of revision 1", "lab", lab.DefaultConfig(), func(r *lab.Results) { r.Config = old(r.Config) }, "SUITES=lab make lab-results"},
+		{"lab with another config", "lab", lab.DefaultConfig(), func(r *lab.Results) { r.Config.Steps = 1000 }, "config differs"},
+		{"lab from uncommitted code", "lab", lab.DefaultConfig(), func(r *lab.Results) { r.Provenance.Dirty = true }, "uncommitted changes: true"},
+		{"lab from changed code", "lab", lab.DefaultConfig(), func(r *lab.Results) { r.Provenance.Commit = strings.TrimSpace(string(stale)) }, "changed since"},
+		{"lab from a commit not here", "lab", lab.DefaultConfig(), func(r *lab.Results) { r.Provenance.Commit = strings.Repeat("0", 40) }, "not in this checkout's history"},
+		{"lab by another command", "lab", lab.DefaultConfig(), func(r *lab.Results) { r.Provenance.Command = "go run ./cmd/lab --quick" }, "suite's command"},
+		{"layers complete", "layers", lab.LayersConfig(), func(*lab.Results) {}, ""},
+		{"layers truncated", "layers", lab.LayersConfig(), func(r *lab.Results) { r.Runs = r.Runs[1:] }, "unfinished run"},
+		{"layers of revision 1, complete", "layers", lab.LayersConfig(), func(r *lab.Results) { r.Config = old(r.Config) }, "SUITES=layers make lab-results"},
+		{"layers of revision 1, truncated", "layers", lab.LayersConfig(), func(r *lab.Results) {
 			r.Config = old(r.Config)
 			r.Runs = r.Runs[1:]
-		}, "incomplete", ""},
+		}, "incomplete"},
+		{"layers with revision 1's recall task", "layers", lab.LayersConfig(), func(r *lab.Results) {
+			r.Config.Recall = lab.Recall{Pairs: 4, Queries: 12}
+		}, "config differs"},
+		{"layers from changed code", "layers", lab.LayersConfig(), func(r *lab.Results) { r.Provenance.Commit = strings.TrimSpace(string(stale)) }, "changed since"},
+		{"layers by the lab suite's command", "layers", lab.LayersConfig(), func(r *lab.Results) { r.Provenance.Command = "go run ./cmd/lab --suite lab" }, "suite's command"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := complete(c.suite, c.config)
@@ -249,7 +236,7 @@ func TestCheckCommittedCanFail(t *testing.T) {
 			if err := r.Write(path); err != nil {
 				t.Fatal(err)
 			}
-			v, err := checkCommitted(root, c.suite, path, c.config, c.mayBeOld)
+			v, err := checkCommitted(root, c.suite, path, c.config)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -259,22 +246,21 @@ func TestCheckCommittedCanFail(t *testing.T) {
 			case c.want != "" && !slices.ContainsFunc(v.problems, func(p string) bool { return strings.Contains(p, c.want) }):
 				t.Errorf("no problem mentions %q; got %q", c.want, v.problems)
 			}
-			if !strings.Contains(v.skip, c.skip) || (c.skip == "" && v.skip != "") {
-				t.Errorf("skip %q; want one mentioning %q", v.skip, c.skip)
-			}
 		})
 	}
-	// The real file of lesson 8's suite, truncated, fails too.
-	real, err := lab.ReadResults(filepath.Join(root, suites[0].path))
-	if err != nil {
-		t.Skipf("no committed results to truncate: %v", err)
-	}
-	real.Runs = real.Runs[:len(real.Runs)/2]
-	path := filepath.Join(dir, "results-half.json")
-	if err := real.Write(path); err != nil {
-		t.Fatal(err)
-	}
-	if v, err := checkCommitted(root, "lab", path, lab.DefaultConfig(), false); err != nil || len(v.problems) == 0 {
-		t.Errorf("the committed results cut in half pass the check (%v)", err)
+	// Each suite's real file, truncated, fails too.
+	for _, s := range suites {
+		real, err := lab.ReadResults(filepath.Join(root, s.path))
+		if err != nil {
+			t.Skipf("no committed results of %s to truncate: %v", s.name, err)
+		}
+		real.Runs = real.Runs[:len(real.Runs)/2]
+		path := filepath.Join(dir, s.name+"-half.json")
+		if err := real.Write(path); err != nil {
+			t.Fatal(err)
+		}
+		if v, err := checkCommitted(root, s.name, path, s.config); err != nil || len(v.problems) == 0 {
+			t.Errorf("the committed results of %s cut in half pass the check (%v)", s.name, err)
+		}
 	}
 }
