@@ -31,6 +31,10 @@ func Label(method string) string {
 	return method
 }
 
+// Series returns an empty series named and styled for method: its label,
+// and the colour, marker and dash lesson 8 gives the same scaling.
+func Series(method string) viz.Series { return styled(viz.Series{Name: Label(method)}, method) }
+
 func styled(s viz.Series, method string) viz.Series {
 	st := report.StyleOf(labNames[method])
 	s.Color, s.Marker, s.Dashed = st.Color, st.Marker, st.Dashed
@@ -67,8 +71,8 @@ func (r *Report) NLLByPosition(bin int, methods ...string) (*viz.Figure, error) 
 		series = append(series, s)
 	}
 	series = append(series, trainedLength(float64(r.Config.OriginalLen), lo, hi))
-	title := fmt.Sprintf("SmolLM2-135M: NLL by position, %d texts, scaling factor %g", len(r.Config.Texts), r.Config.Factor)
-	return viz.Lines(title, "position", fmt.Sprintf("NLL, nats/token (mean over bins of %d; bars: the texts' range)", bin), series...), nil
+	title := fmt.Sprintf("SmolLM2-135M, factor %g: NLL by position (bins of %d; bars: the %d texts' range)", r.Config.Factor, bin, len(r.Config.Texts))
+	return viz.Lines(title, "position", "NLL (nats/token)", series...), nil
 }
 
 // PasskeyByLength draws each method's passkey pass rate against the prompt
@@ -92,5 +96,5 @@ func (r *Report) PasskeyByLength(methods ...string) (*viz.Figure, error) {
 		series = append(series, s)
 	}
 	series = append(series, trainedLength(float64(r.Config.OriginalLen), 0, 1))
-	return viz.Lines("SmolLM2-135M: passkey retrieval", "prompt length (tokens)", "pass rate (bars: 95% Wilson interval)", series...), nil
+	return viz.Lines("SmolLM2-135M: passkey retrieval (bars: 95% Wilson intervals)", "prompt length (tokens)", "pass rate", series...), nil
 }
