@@ -1,0 +1,115 @@
+package longreport
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/posenc/course/pkg/lab"
+	"github.com/posenc/course/pkg/smollm/longrun"
+)
+
+// PasskeyRate is how often a method returned the key at one length, over
+// the depths asked, with its 95% Wilson interval.
+type PasskeyRate struct {
+	Method         string
+	Length         int
+	Depths         []float64
+	Passed, Trials int
+	Lo, Hi         float64
+}
+
+// Rate returns the pass rate, 0 with no trials.
+func (p PasskeyRate) Rate() float64 {
+	if p.Trials == 0 {
+		return 0
+	}
+	return float64(p.Passed) / float64(p.Trials)
+}
+
+// trialsAt returns method's trials at length and the depths (every depth
+// when none is given).
+func (r *Report) trialsAt(method string, length int, depths []float64) []longrun.PasskeyTrial {
+	var ts []longrun.PasskeyTrial
+	for _, t := range r.Trials {
+		if t.Method == method && t.Length == length && (len(depths) == 0 || slices.Contains(depths, t.Depth)) {
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
+// Passkey returns method's pass rate at length over the given depths
+// (every depth when none is given).
+func (r *Report) Passkey(method string, length int, depths ...float64) (PasskeyRate, error) {
+	if !r.hasMethod(method) {
+		return PasskeyRate{}, fmt.Errorf("longreport: no method %q", method)
+	}
+	if !slices.Contains(r.Config.PasskeyLengths, length) {
+		return PasskeyRate{}, fmt.Errorf("longreport: passkey length %d, want one of %v", length, r.Config.PasskeyLengths)
+	}
+	ts := r.trialsAt(method, length, depths)
+	if len(ts) == 0 {
+		return PasskeyRate{}, fmt.Errorf("longreport: no passkey trials of %s at %d tokens, depths %v", method, length, depths)
+	}
+	p := PasskeyRate{Method: method, Length: length, Depths: depths, Trials: len(ts)}
+	for _, t := range ts {
+		if t.Pass {
+			p.Passed++
+		}
+	}
+	p.Lo, p.Hi = lab.Wilson(p.Passed, p.Trials)
+	return p, nil
+}
+
+// PasskeyPair is two methods on the same passkey prompts (the key of a
+// trial depends on its length, depth and number, not on the method).
+type PasskeyPair struct {
+	A, B                        string
+	Length                      int
+	Both, OnlyA, OnlyB, Neither int
+	// P is McNemar's exact two-sided p-value (lab.McNemar).
+	P float64
+}
+
+// Resolved reports whether the two methods differ at p < 0.05.
+func (p PasskeyPair) Resolved() bool { return p.P < 0.05 }
+
+// ComparePasskey pairs a's and b's trials at length by depth and trial
+// number: the same prompt under two methods.
+func (r *Report) ComparePasskey(a, b string, length int) (PasskeyPair, error) {
+	ta, tb := r.trialsAt(a, length, nil), r.trialsAt(b, length, nil)
+	type key struct {
+		depth float64
+		trial int
+	}
+	byKey := map[key]longrun.PasskeyTrial{}
+	for _, t := range tb {
+		byKey[key{t.Depth, t.Trial}] = t
+	}
+	p := PasskeyPair{A: a, B: b, Length: length}
+	for _, t := range ta {
+		u, ok := byKey[key{t.Depth, t.Trial}]
+		if !ok {
+			continue
+		}
+		if u.Key != t.Key {
+			return PasskeyPair{}, fmt.Errorf("longreport: %s and %s asked different keys at %d tokens, depth %g, trial %d (%d, %d)", a, b, length, t.Depth, t.Trial, t.Key, u.Key)
+		}
+		switch {
+		case t.Pass && u.Pass:
+			p.Both++
+		case t.Pass:
+			p.OnlyA++
+		case u.Pass:
+			p.OnlyB++
+		default:
+			p.Neither++
+		}
+	}
+	if p.Both+p.OnlyA+p.OnlyB+p.Neither == 0 {
+		return PasskeyPair{}, fmt.Errorf("longreport: no passkey prompts that both %s and %s ran at %d tokens", a, b, length)
+	}
+	var err error
+	p.P, err = lab.McNemar(p.OnlyA, p.OnlyB)
+	return p, err
+}
