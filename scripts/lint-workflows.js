@@ -35,6 +35,7 @@ const notBuilt = {
   docs: "documentation",
   lab: "the lab's committed results, read by make test, not by the build",
   lessons: "the notebooks' sources; notebooks/ is what the image runs",
+  model: "the long run's committed cells (model/results), read by make test, not by the build",
   site: "the static site's builder, run by make site and the Pages workflow",
   tests: "the browser check, run by make test",
 };
