@@ -113,3 +113,30 @@ func (r *Report) ComparePasskey(a, b string, length int) (PasskeyPair, error) {
 	p.P, err = lab.McNemar(p.OnlyA, p.OnlyB)
 	return p, err
 }
+
+// PasskeyDigits is Passkey with a looser pass: the key's digits are right
+// given the answer's first token, whatever the model would have said
+// first. A model may answer "The pass key is the 86823": greedy decoding
+// then fails on its first token (" the", not " "), which Passkey counts
+// as a miss, while the papers' scoring searches the generated text for
+// the number. Each trial's argmax at every answer position, given the
+// right tokens before it (PasskeyTrial.Greedy), decides it; tok gives the
+// answer's tokens (the model's tokenizer, as the run used it).
+func (r *Report) PasskeyDigits(tok longrun.Tokenizer, method string, length int, depths ...float64) (PasskeyRate, error) {
+	p, err := r.Passkey(method, length, depths...)
+	if err != nil {
+		return PasskeyRate{}, err
+	}
+	p.Passed = 0
+	for _, t := range r.trialsAt(method, length, depths) {
+		want := tok.Encode(fmt.Sprintf(longrun.PasskeyAnswer, t.Key))
+		if len(want) != len(t.Greedy) {
+			return PasskeyRate{}, fmt.Errorf("longreport: trial %d of %s at %d tokens, depth %g: %d answer tokens recorded, the tokenizer gives %d", t.Trial, method, length, t.Depth, len(t.Greedy), len(want))
+		}
+		if slices.Equal(want[1:], t.Greedy[1:]) {
+			p.Passed++
+		}
+	}
+	p.Lo, p.Hi = lab.Wilson(p.Passed, p.Trials)
+	return p, nil
+}

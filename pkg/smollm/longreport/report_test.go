@@ -253,3 +253,57 @@ func TestFigures(t *testing.T) {
 		t.Error("a method without trials: no error")
 	}
 }
+
+// digitTokens is a tokenizer for tests: a space, then one token per digit
+// (ids 32–41 for 0–9, as SmolLM2's), and 0 for anything else.
+type digitTokens struct{}
+
+func (digitTokens) Encode(text string) []int {
+	var ids []int
+	for _, c := range text {
+		switch {
+		case c == ' ':
+			ids = append(ids, 216)
+		case c >= '0' && c <= '9':
+			ids = append(ids, 32+int(c-'0'))
+		default:
+			ids = append(ids, 0)
+		}
+	}
+	return ids
+}
+
+func TestPasskeyDigits(t *testing.T) {
+	answer := func(key int) []int { return digitTokens{}.Encode(fmt.Sprintf(longrun.PasskeyAnswer, key)) }
+	the := func(key int) []int { g := answer(key); g[0] = 260; return g }
+	wrongDigit := func(key int) []int { g := answer(key); g[3] = 32 + (g[3]-32+1)%10; return g }
+	trials := []longrun.PasskeyTrial{
+		{Method: "none", Length: 8192, Depth: 0.9, Trial: 0, Key: 86823, Pass: true, Greedy: answer(86823)},
+		{Method: "none", Length: 8192, Depth: 0.9, Trial: 1, Key: 95419, Pass: false, Greedy: the(95419)},
+		{Method: "none", Length: 8192, Depth: 0.9, Trial: 2, Key: 72926, Pass: false, Greedy: wrongDigit(72926)},
+		{Method: "none", Length: 8192, Depth: 0.5, Trial: 0, Key: 11111, Pass: false, Greedy: the(11111)},
+	}
+	r, err := Read(writeRun(t, func(string, int, int) float32 { return 1 }, trials))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, err := r.Passkey("none", 8192, 0.9)
+	if err != nil || exact.Passed != 1 || exact.Trials != 3 {
+		t.Errorf("exact at depth 0.9: %+v, %v; want 1 of 3", exact, err)
+	}
+	digits, err := r.PasskeyDigits(digitTokens{}, "none", 8192, 0.9)
+	if err != nil || digits.Passed != 2 || digits.Trials != 3 || !(digits.Lo < 2.0/3 && digits.Hi > 2.0/3) {
+		t.Errorf("digits at depth 0.9: %+v, %v; want 2 of 3 (the wrong first token passes, the wrong digit does not)", digits, err)
+	}
+	if all, err := r.PasskeyDigits(digitTokens{}, "none", 8192); err != nil || all.Passed != 3 || all.Trials != 4 {
+		t.Errorf("digits at every depth: %+v, %v; want 3 of 4", all, err)
+	}
+	short := []longrun.PasskeyTrial{{Method: "none", Length: 2048, Depth: 0.5, Key: 12345, Greedy: []int{216, 33}}}
+	r2, err := Read(writeRun(t, func(string, int, int) float32 { return 1 }, short))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r2.PasskeyDigits(digitTokens{}, "none", 2048); err == nil || !strings.Contains(err.Error(), "2 answer tokens recorded") {
+		t.Errorf("a trial whose recorded answer is shorter than the key's tokens: %v; want an error naming both counts", err)
+	}
+}
