@@ -102,7 +102,7 @@ func (r *Report) CompareBlocks(a, b string, from, to, block int) (Diff, error) {
 		texts, sizes = append(texts, sums), append(sizes, ns)
 	}
 	d.Interval = blockBootstrap(texts, sizes, bootstrapReps, 1)
-	d.Interval.Estimate = mean(d.ByText)
+	d.Interval.Estimate = lab.SpreadOf(d.ByText).Mean
 	return d, nil
 }
 
@@ -136,12 +136,4 @@ func quantile(xs []float64, q float64) float64 {
 		return xs[len(xs)-1]
 	}
 	return xs[i] + (p-float64(i))*(xs[i+1]-xs[i])
-}
-
-func mean(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
 }
