@@ -85,11 +85,13 @@ bench: ## Go benchmarks and the textbook numpy code side by side (cmd/bench/resu
 	@scripts/xla-test.sh --bench
 	@$(MAKE) --no-print-directory model-bench
 
-# Extra flags for cmd/model-bench, e.g. MODEL_BENCH_FLAGS=--long.
+# Extra flags for cmd/model-bench, e.g. MODEL_BENCH_FLAGS=--long. MALLOC_ARENA_MAX=2 on every
+# side, as the long run has it: glibc otherwise keeps XLA's freed buffers in per-thread arenas
+# (docs/performance.md).
 MODEL_BENCH_FLAGS ?=
 
 model-bench: model ## SmolLM2-135M in GoMLX on XLA CPU (and the Go backend at 128 tokens) against transformers + PyTorch, same weights, token ids and threads: prefill and decode tokens/s into cmd/model-bench/results.json (about 15 min on 2 cores: 1,020 s at load 2.5–4.5; MODEL_BENCH_FLAGS=--long adds a 16k-token prefill's time and peak memory)
-	dir=$$(scripts/xla-test.sh --plugin-dir) && PJRT_PLUGIN_LIBRARY_PATH=$$dir $(GO) run ./cmd/model-bench $(MODEL_BENCH_FLAGS)
+	dir=$$(scripts/xla-test.sh --plugin-dir) && MALLOC_ARENA_MAX=2 PJRT_PLUGIN_LIBRARY_PATH=$$dir $(GO) run ./cmd/model-bench $(MODEL_BENCH_FLAGS)
 
 test-browser: install site ## every notebook in headless chromium, in JupyterLab (its live controls driven) and in Notebook 6, and every page of the site (part of make test); screenshots in build/browser/
 	@bash scripts/install.sh --browser
