@@ -83,6 +83,8 @@ type config struct {
 	sides                   []string
 	long                    bool
 	python, jsonPath, note  string
+	chunk                   int // query positions per GoMLX call
+	keyBlock                int // cache slots per attention block (GoMLX)
 	args                    []string
 
 	// the worker's (a GoMLX side's own process)
@@ -101,6 +103,8 @@ func parseFlags(args []string) (config, error) {
 	tasks := fs.String("tasks", defaultTasks, "tasks of XLA and PyTorch: prefill:N, decode:D@P, memory:N")
 	goTasks := fs.String("go-tasks", defaultGoTasks, "tasks of the pure-Go backend")
 	sides := fs.String("sides", "xla,torch,go", "sides to run: xla, torch, go")
+	fs.IntVar(&c.chunk, "chunk", smollm.DefaultChunkSize, "query positions per GoMLX call (a prompt shorter than this runs as one call)")
+	fs.IntVar(&c.keyBlock, "key-block", smollm.DefaultKeyBlockSize, "cache slots GoMLX's attention reads per block")
 	fs.BoolVar(&c.long, "long", false, fmt.Sprintf("also memory:%d on XLA and PyTorch (minutes, GBs)", longTokens))
 	fs.StringVar(&c.python, "python", "", "the python of the environment with transformers and torch (default: what scripts/model/env.sh prints, installing it)")
 	fs.StringVar(&c.jsonPath, "json", "cmd/model-bench/results.json", "write the results here (\"\": nowhere)")
@@ -119,6 +123,12 @@ func parseFlags(args []string) (config, error) {
 	}
 	if c.rounds < 1 || c.repeat < 1 {
 		return c, fmt.Errorf("model-bench: --rounds and --repeat must be at least 1, got %d and %d", c.rounds, c.repeat)
+	}
+	if c.chunk < 1 {
+		return c, fmt.Errorf("model-bench: --chunk must be at least 1, got %d", c.chunk)
+	}
+	if c.keyBlock < 1 {
+		return c, fmt.Errorf("model-bench: --key-block must be at least 1, got %d", c.keyBlock)
 	}
 	if c.threads < 1 || c.threads > runtime.NumCPU() {
 		return c, fmt.Errorf("model-bench: --threads must be between 1 and the %d cores, got %d", runtime.NumCPU(), c.threads)
@@ -144,7 +154,7 @@ func parseFlags(args []string) (config, error) {
 }
 
 const usage = `usage: model-bench [--rounds 2] [--repeat 3] [--threads N] [--tasks LIST] [--go-tasks LIST]
-                   [--sides xla,torch,go] [--long] [--python PATH] [--json FILE] [--note TEXT]
+                   [--sides xla,torch,go] [--chunk 512] [--key-block 512] [--long] [--python PATH] [--json FILE] [--note TEXT]
 
 Times SmolLM2-135M-Instruct in GoMLX (XLA CPU, pure-Go backend) against
 transformers + PyTorch on the CPU, same weights, token ids and threads, and
@@ -163,7 +173,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if c.worker {
-		if err := runWorker(c.model, c.idsPath, c.workerTasksText, c.repeat, stdout, stderr); err != nil {
+		if err := runWorker(c.model, c.idsPath, c.workerTasksText, c.repeat, c.chunk, c.keyBlock, stdout, stderr); err != nil {
 			fmt.Fprintln(stderr, "model-bench worker:", err)
 			return exitFailure
 		}
@@ -309,7 +319,7 @@ func sideCommand(c config, side, ompWaitPolicy string, tasks []task, self, pytho
 		}
 		return cmd
 	}
-	cmd := pinned(c.threads, self, "--worker", "--model", model, "--ids", idsPath, "--tasks", list, "--go-tasks", "", "--repeat", rep)
+	cmd := pinned(c.threads, self, "--worker", "--model", model, "--ids", idsPath, "--tasks", list, "--go-tasks", "", "--repeat", rep, "--chunk", fmt.Sprint(c.chunk), "--key-block", fmt.Sprint(c.keyBlock))
 	cmd.Env = append(os.Environ(), "GOMLX_BACKEND="+map[string]string{sideXLA: "xla:cpu", sideGo: "go"}[side],
 		fmt.Sprintf("GOMAXPROCS=%d", c.threads))
 	return cmd

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/posenc/course/pkg/smollm"
 )
 
 func TestParseTask(t *testing.T) {
@@ -43,8 +45,13 @@ func TestParseFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.tasks) != 5 || len(c.goTasks) != 2 || strings.Join(c.sides, ",") != "xla,torch,go" || c.rounds != 2 || c.repeat != 3 {
+	if len(c.tasks) != 5 || len(c.goTasks) != 2 || strings.Join(c.sides, ",") != "xla,torch,go" || c.rounds != 2 || c.repeat != 3 ||
+		c.chunk != smollm.DefaultChunkSize || c.keyBlock != smollm.DefaultKeyBlockSize {
 		t.Errorf("defaults: %+v", c)
+	}
+	c, err = parseFlags([]string{"--chunk", "256", "--key-block", "2048"})
+	if err != nil || c.chunk != 256 || c.keyBlock != 2048 {
+		t.Errorf("--chunk 256 --key-block 2048: chunk %d, key block %d, %v", c.chunk, c.keyBlock, err)
 	}
 	c, err = parseFlags([]string{"--long"})
 	if err != nil || c.tasks[len(c.tasks)-1] != (task{Kind: "memory", Prompt: longTokens}) {
@@ -52,6 +59,7 @@ func TestParseFlags(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"--rounds", "0"}, {"--repeat", "-1"}, {"--threads", "0"}, {"--threads", "100000"},
+		{"--chunk", "0"}, {"--key-block", "-512"},
 		{"--tasks", "prefill:x"}, {"--go-tasks", "decode:1"}, {"--sides", "xla,cuda"}, {"--sides", "go,go"}, {"extra"}, {"--nosuch"},
 	} {
 		if _, err := parseFlags(args); err == nil || !strings.HasPrefix(err.Error(), "model-bench: ") {

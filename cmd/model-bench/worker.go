@@ -39,7 +39,7 @@ type taskResult struct {
 // chooses the backend): it loads the weights, then runs each task once
 // untimed (compiling its graphs) and repeat times timed, and prints a
 // sideResult on stdout.
-func runWorker(model, idsPath, tasks string, repeat int, stdout, stderr io.Writer) error {
+func runWorker(model, idsPath, tasks string, repeat, chunk, keyBlock int, stdout, stderr io.Writer) error {
 	ts, err := parseTasks(tasks)
 	if err != nil {
 		return err
@@ -65,18 +65,18 @@ func runWorker(model, idsPath, tasks string, repeat int, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
+	m.KeyBlockSize = keyBlock
 	res := sideResult{Side: backend.Name(), LoadSeconds: time.Since(start).Seconds(),
-		Description: fmt.Sprintf("GoMLX %s, %s, float32, chunks of up to %d, GOMAXPROCS %s", backend.Name(), backend.Description(),
-			smollm.DefaultChunkSize, os.Getenv("GOMAXPROCS"))}
+		Description: fmt.Sprintf("GoMLX %s, %s, float32, chunks of up to %d, key blocks of %d, GOMAXPROCS %s", backend.Name(), backend.Description(),
+			chunk, keyBlock, os.Getenv("GOMAXPROCS"))}
 	fmt.Fprintf(stderr, "%s: loaded in %.1f s\n", backend.Name(), res.LoadSeconds)
 	for _, t := range ts {
 		if t.tokens() > len(ids) {
 			return fmt.Errorf("task %s needs %d ids, %s has %d", t, t.tokens(), idsPath, len(ids))
 		}
-		// Chunks of at most DefaultChunkSize, and no longer than the
-		// prompt: a prompt of 128 runs as one chunk of 128, not padded
-		// to 512.
-		m.ChunkSize = min(smollm.DefaultChunkSize, t.Prompt)
+		// Chunks of at most chunk, and no longer than the prompt: a
+		// prompt of 128 runs as one chunk of 128, not padded to 512.
+		m.ChunkSize = min(chunk, t.Prompt)
 		run := func() (float64, error) { return runTask(m, t, ids) }
 		r := taskResult{Task: t.String(), PeakIsTask: resetPeakRSS()}
 		if t.Kind != "memory" {
