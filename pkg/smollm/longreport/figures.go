@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/posenc/course/pkg/lab/report"
+	"github.com/posenc/course/pkg/smollm/longrun"
 	"github.com/posenc/course/pkg/viz"
 )
 
@@ -75,15 +76,37 @@ func (r *Report) NLLByPosition(bin int, methods ...string) (*viz.Figure, error) 
 	return viz.Lines(title, "position", "NLL (nats/token)", series...), nil
 }
 
-// PasskeyByLength draws each method's passkey pass rate against the prompt
-// length, over every depth, with its 95% Wilson interval; lengths a method
-// did not run are left out.
+// PasskeyByLength draws each method's passkey pass rate (Passkey: every
+// answer token right) against the prompt length, over every depth, with
+// its 95% Wilson interval; lengths a method did not run are left out.
 func (r *Report) PasskeyByLength(methods ...string) (*viz.Figure, error) {
+	series, err := r.passkeySeries(func(m string, n int) (PasskeyRate, error) { return r.Passkey(m, n) }, methods)
+	if err != nil {
+		return nil, err
+	}
+	return viz.Lines("SmolLM2 passkey: every answer token right (95% Wilson)",
+		"prompt length (tokens)", "pass rate", series...), nil
+}
+
+// PasskeyDigitsByLength is PasskeyByLength scored by PasskeyDigits: the
+// key's digits right, whatever the answer's first token.
+func (r *Report) PasskeyDigitsByLength(tok longrun.Tokenizer, methods ...string) (*viz.Figure, error) {
+	series, err := r.passkeySeries(func(m string, n int) (PasskeyRate, error) { return r.PasskeyDigits(tok, m, n) }, methods)
+	if err != nil {
+		return nil, err
+	}
+	return viz.Lines("SmolLM2 passkey: the key's digits right (95% Wilson)",
+		"prompt length (tokens)", "pass rate", series...), nil
+}
+
+// passkeySeries returns each method's rate against the prompt length, and
+// the trained length's marker.
+func (r *Report) passkeySeries(rate func(method string, length int) (PasskeyRate, error), methods []string) ([]viz.Series, error) {
 	var series []viz.Series
 	for _, m := range methods {
 		s := styled(viz.Series{Name: Label(m)}, m)
 		for _, n := range r.Config.PasskeyLengths {
-			p, err := r.Passkey(m, n)
+			p, err := rate(m, n)
 			if err != nil {
 				continue
 			}
@@ -95,6 +118,5 @@ func (r *Report) PasskeyByLength(methods ...string) (*viz.Figure, error) {
 		}
 		series = append(series, s)
 	}
-	series = append(series, trainedLength(float64(r.Config.OriginalLen), 0, 1))
-	return viz.Lines("SmolLM2-135M: passkey retrieval (bars: 95% Wilson intervals)", "prompt length (tokens)", "pass rate", series...), nil
+	return append(series, trainedLength(float64(r.Config.OriginalLen), 0, 1)), nil
 }

@@ -75,8 +75,20 @@ type PasskeyPair struct {
 func (p PasskeyPair) Resolved() bool { return p.P < 0.05 }
 
 // ComparePasskey pairs a's and b's trials at length by depth and trial
-// number: the same prompt under two methods.
+// number: the same prompt under two methods, each scored as Passkey
+// scores it (every answer token right).
 func (r *Report) ComparePasskey(a, b string, length int) (PasskeyPair, error) {
+	return r.comparePasskey(a, b, length, func(t longrun.PasskeyTrial) (bool, error) { return t.Pass, nil })
+}
+
+// ComparePasskeyDigits is ComparePasskey with each trial scored as
+// PasskeyDigits scores it (the key's digits right).
+func (r *Report) ComparePasskeyDigits(tok longrun.Tokenizer, a, b string, length int) (PasskeyPair, error) {
+	return r.comparePasskey(a, b, length, func(t longrun.PasskeyTrial) (bool, error) { return digitsRight(tok, t) })
+}
+
+// comparePasskey pairs a's and b's trials at length, each scored by pass.
+func (r *Report) comparePasskey(a, b string, length int, pass func(longrun.PasskeyTrial) (bool, error)) (PasskeyPair, error) {
 	ta, tb := r.trialsAt(a, length, nil), r.trialsAt(b, length, nil)
 	type key struct {
 		depth float64
@@ -95,12 +107,20 @@ func (r *Report) ComparePasskey(a, b string, length int) (PasskeyPair, error) {
 		if u.Key != t.Key {
 			return PasskeyPair{}, fmt.Errorf("longreport: %s and %s asked different keys at %d tokens, depth %g, trial %d (%d, %d)", a, b, length, t.Depth, t.Trial, t.Key, u.Key)
 		}
+		pa, err := pass(t)
+		if err != nil {
+			return PasskeyPair{}, err
+		}
+		pb, err := pass(u)
+		if err != nil {
+			return PasskeyPair{}, err
+		}
 		switch {
-		case t.Pass && u.Pass:
+		case pa && pb:
 			p.Both++
-		case t.Pass:
+		case pa:
 			p.OnlyA++
-		case u.Pass:
+		case pb:
 			p.OnlyB++
 		default:
 			p.Neither++
@@ -129,14 +149,24 @@ func (r *Report) PasskeyDigits(tok longrun.Tokenizer, method string, length int,
 	}
 	p.Passed = 0
 	for _, t := range r.trialsAt(method, length, depths) {
-		want := tok.Encode(fmt.Sprintf(longrun.PasskeyAnswer, t.Key))
-		if len(want) != len(t.Greedy) {
-			return PasskeyRate{}, fmt.Errorf("longreport: trial %d of %s at %d tokens, depth %g: %d answer tokens recorded, the tokenizer gives %d", t.Trial, method, length, t.Depth, len(t.Greedy), len(want))
+		ok, err := digitsRight(tok, t)
+		if err != nil {
+			return PasskeyRate{}, err
 		}
-		if slices.Equal(want[1:], t.Greedy[1:]) {
+		if ok {
 			p.Passed++
 		}
 	}
 	p.Lo, p.Hi = lab.Wilson(p.Passed, p.Trials)
 	return p, nil
+}
+
+// digitsRight reports whether t's argmax gave every token of the key after
+// the answer's first.
+func digitsRight(tok longrun.Tokenizer, t longrun.PasskeyTrial) (bool, error) {
+	want := tok.Encode(fmt.Sprintf(longrun.PasskeyAnswer, t.Key))
+	if len(want) != len(t.Greedy) {
+		return false, fmt.Errorf("longreport: trial %d of %s at %d tokens, depth %g: %d answer tokens recorded, the tokenizer gives %d", t.Trial, t.Method, t.Length, t.Depth, len(t.Greedy), len(want))
+	}
+	return slices.Equal(want[1:], t.Greedy[1:]), nil
 }

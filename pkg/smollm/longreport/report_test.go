@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -304,6 +305,78 @@ func TestPasskeyDigits(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := r2.PasskeyDigits(digitTokens{}, "none", 2048); err == nil || !strings.Contains(err.Error(), "2 answer tokens recorded") {
+		t.Errorf("a trial whose recorded answer is shorter than the key's tokens: %v; want an error naming both counts", err)
+	}
+}
+
+func TestPasskeyDigitsByLength(t *testing.T) {
+	answer := func(key int) []int { return digitTokens{}.Encode(fmt.Sprintf(longrun.PasskeyAnswer, key)) }
+	the := func(key int) []int { g := answer(key); g[0] = 260; return g }
+	trials := []longrun.PasskeyTrial{
+		{Method: "none", Length: 8192, Depth: 0.9, Trial: 0, Key: 86823, Pass: true, Greedy: answer(86823)},
+		{Method: "none", Length: 8192, Depth: 0.9, Trial: 1, Key: 95419, Pass: false, Greedy: the(95419)},
+	}
+	r, err := Read(writeRun(t, func(string, int, int) float32 { return 1 }, trials))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.PasskeyDigitsByLength(digitTokens{}, "none"); err != nil {
+		t.Fatal(err)
+	}
+	exact, err := r.passkeySeries(func(m string, n int) (PasskeyRate, error) { return r.Passkey(m, n) }, []string{"none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	digits, err := r.passkeySeries(func(m string, n int) (PasskeyRate, error) { return r.PasskeyDigits(digitTokens{}, m, n) }, []string{"none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := exact[0]; !slices.Equal(got.X, []float64{8192}) || !slices.Equal(got.Y, []float64{0.5}) {
+		t.Errorf("exact pass rate by length: %v at %v, want 0.5 at 8192", got.Y, got.X)
+	}
+	if got := digits[0]; !slices.Equal(got.Y, []float64{1}) || got.Lo[0] >= 1 {
+		t.Errorf("digits-right rate by length: %v (from %v), want 1 with a Wilson interval below it (the answer that opens with \" the\" has every digit right)", got.Y, got.Lo)
+	}
+	if _, err := r.PasskeyDigitsByLength(digitTokens{}, "yarn"); err == nil {
+		t.Error("a method without trials: no error")
+	}
+}
+
+func TestComparePasskeyDigits(t *testing.T) {
+	answer := func(key int) []int { return digitTokens{}.Encode(fmt.Sprintf(longrun.PasskeyAnswer, key)) }
+	the := func(key int) []int { g := answer(key); g[0] = 260; return g }
+	wrong := func(key int) []int { g := answer(key); g[2] = 32 + (g[2]-32+1)%10; return g }
+	var trials []longrun.PasskeyTrial
+	// Ten prompts: YaRN opens each answer with " the" but has every digit
+	// right; no scaling gets a digit wrong. Exact scoring sees no
+	// difference, digits scoring sees ten prompts YaRN alone gets right.
+	for i := range 10 {
+		key := 10000 + 7919*i
+		trials = append(trials,
+			longrun.PasskeyTrial{Method: "yarn", Length: 16384, Depth: 0.9, Trial: i, Key: key, Greedy: the(key)},
+			longrun.PasskeyTrial{Method: "none", Length: 16384, Depth: 0.9, Trial: i, Key: key, Greedy: wrong(key)})
+	}
+	r, err := Read(writeRun(t, func(string, int, int) float32 { return 1 }, trials))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, err := r.ComparePasskey("yarn", "none", 16384)
+	if err != nil || exact.Neither != 10 || exact.Resolved() {
+		t.Errorf("exact: %+v, %v; want 10 prompts neither passes, not resolved", exact, err)
+	}
+	digits, err := r.ComparePasskeyDigits(digitTokens{}, "yarn", "none", 16384)
+	if err != nil || digits.OnlyA != 10 || digits.OnlyB != 0 || !digits.Resolved() {
+		t.Errorf("digits: %+v, %v; want 10 prompts only YaRN gets right, resolved", digits, err)
+	}
+	short := []longrun.PasskeyTrial{
+		{Method: "yarn", Length: 16384, Depth: 0.9, Key: 12345, Greedy: []int{216, 33}},
+		{Method: "none", Length: 16384, Depth: 0.9, Key: 12345, Greedy: answer(12345)},
+	}
+	r2, err := Read(writeRun(t, func(string, int, int) float32 { return 1 }, short))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r2.ComparePasskeyDigits(digitTokens{}, "yarn", "none", 16384); err == nil || !strings.Contains(err.Error(), "2 answer tokens recorded") {
 		t.Errorf("a trial whose recorded answer is shorter than the key's tokens: %v; want an error naming both counts", err)
 	}
 }
