@@ -58,7 +58,7 @@ func (r *Report) NLLByPosition(bin int, methods ...string) (*viz.Figure, error) 
 	var series []viz.Series
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, m := range methods {
-		s := styled(viz.Series{Name: Label(m)}, m)
+		s := Series(m)
 		for from := 0; from+bin <= r.Config.Window; from += bin {
 			sp, err := r.RangeNLL(m, from, from+bin)
 			if err != nil {
@@ -80,7 +80,7 @@ func (r *Report) NLLByPosition(bin int, methods ...string) (*viz.Figure, error) 
 // answer token right) against the prompt length, over every depth, with
 // its 95% Wilson interval; lengths a method did not run are left out.
 func (r *Report) PasskeyByLength(methods ...string) (*viz.Figure, error) {
-	series, err := r.passkeySeries(func(m string, n int) (PasskeyRate, error) { return r.Passkey(m, n) }, methods)
+	series, err := r.passkeySeries(exact, methods)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func (r *Report) PasskeyByLength(methods ...string) (*viz.Figure, error) {
 // PasskeyDigitsByLength is PasskeyByLength scored by PasskeyDigits: the
 // key's digits right, whatever the answer's first token.
 func (r *Report) PasskeyDigitsByLength(tok longrun.Tokenizer, methods ...string) (*viz.Figure, error) {
-	series, err := r.passkeySeries(func(m string, n int) (PasskeyRate, error) { return r.PasskeyDigits(tok, m, n) }, methods)
+	series, err := r.passkeySeries(digits(tok), methods)
 	if err != nil {
 		return nil, err
 	}
@@ -99,16 +99,20 @@ func (r *Report) PasskeyDigitsByLength(tok longrun.Tokenizer, methods ...string)
 		"prompt length (tokens)", "pass rate", series...), nil
 }
 
-// passkeySeries returns each method's rate against the prompt length, and
-// the trained length's marker.
-func (r *Report) passkeySeries(rate func(method string, length int) (PasskeyRate, error), methods []string) ([]viz.Series, error) {
+// passkeySeries returns each method's rate against the prompt length, each
+// trial scored by pass, and the trained length's marker. A length a method
+// did not run is left out; a trial pass cannot score is an error.
+func (r *Report) passkeySeries(pass scoring, methods []string) ([]viz.Series, error) {
 	var series []viz.Series
 	for _, m := range methods {
-		s := styled(viz.Series{Name: Label(m)}, m)
+		s := Series(m)
 		for _, n := range r.Config.PasskeyLengths {
-			p, err := rate(m, n)
-			if err != nil {
+			if len(r.trialsAt(m, n, nil)) == 0 {
 				continue
+			}
+			p, err := r.passkeyRate(m, n, nil, pass)
+			if err != nil {
+				return nil, err
 			}
 			s.X, s.Y = append(s.X, float64(n)), append(s.Y, p.Rate())
 			s.Lo, s.Hi = append(s.Lo, p.Lo), append(s.Hi, p.Hi)

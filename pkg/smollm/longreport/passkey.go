@@ -38,9 +38,34 @@ func (r *Report) trialsAt(method string, length int, depths []float64) []longrun
 	return ts
 }
 
+// scoring decides whether a trial passed.
+type scoring func(longrun.PasskeyTrial) (bool, error)
+
+// exact is the run's own pass: greedy decoding returns every answer token.
+func exact(t longrun.PasskeyTrial) (bool, error) { return t.Pass, nil }
+
+// digits passes a trial whose argmax gave every token of the key after the
+// answer's first; tok gives the answer's tokens.
+func digits(tok longrun.Tokenizer) scoring {
+	return func(t longrun.PasskeyTrial) (bool, error) {
+		want := tok.Encode(fmt.Sprintf(longrun.PasskeyAnswer, t.Key))
+		if len(want) != len(t.Greedy) {
+			return false, fmt.Errorf("longreport: trial %d of %s at %d tokens, depth %g: %d answer tokens recorded, the tokenizer gives %d", t.Trial, t.Method, t.Length, t.Depth, len(t.Greedy), len(want))
+		}
+		return slices.Equal(want[1:], t.Greedy[1:]), nil
+	}
+}
+
 // Passkey returns method's pass rate at length over the given depths
-// (every depth when none is given).
+// (every depth when none is given): a trial passes when greedy decoding
+// returns every answer token.
 func (r *Report) Passkey(method string, length int, depths ...float64) (PasskeyRate, error) {
+	return r.passkeyRate(method, length, depths, exact)
+}
+
+// passkeyRate returns method's rate at length over depths, each trial
+// scored by pass.
+func (r *Report) passkeyRate(method string, length int, depths []float64, pass scoring) (PasskeyRate, error) {
 	if !r.hasMethod(method) {
 		return PasskeyRate{}, fmt.Errorf("longreport: no method %q", method)
 	}
@@ -53,7 +78,11 @@ func (r *Report) Passkey(method string, length int, depths ...float64) (PasskeyR
 	}
 	p := PasskeyRate{Method: method, Length: length, Depths: depths, Trials: len(ts)}
 	for _, t := range ts {
-		if t.Pass {
+		ok, err := pass(t)
+		if err != nil {
+			return PasskeyRate{}, err
+		}
+		if ok {
 			p.Passed++
 		}
 	}
@@ -78,17 +107,17 @@ func (p PasskeyPair) Resolved() bool { return p.P < 0.05 }
 // number: the same prompt under two methods, each scored as Passkey
 // scores it (every answer token right).
 func (r *Report) ComparePasskey(a, b string, length int) (PasskeyPair, error) {
-	return r.comparePasskey(a, b, length, func(t longrun.PasskeyTrial) (bool, error) { return t.Pass, nil })
+	return r.comparePasskey(a, b, length, exact)
 }
 
 // ComparePasskeyDigits is ComparePasskey with each trial scored as
 // PasskeyDigits scores it (the key's digits right).
 func (r *Report) ComparePasskeyDigits(tok longrun.Tokenizer, a, b string, length int) (PasskeyPair, error) {
-	return r.comparePasskey(a, b, length, func(t longrun.PasskeyTrial) (bool, error) { return digitsRight(tok, t) })
+	return r.comparePasskey(a, b, length, digits(tok))
 }
 
 // comparePasskey pairs a's and b's trials at length, each scored by pass.
-func (r *Report) comparePasskey(a, b string, length int, pass func(longrun.PasskeyTrial) (bool, error)) (PasskeyPair, error) {
+func (r *Report) comparePasskey(a, b string, length int, pass scoring) (PasskeyPair, error) {
 	ta, tb := r.trialsAt(a, length, nil), r.trialsAt(b, length, nil)
 	type key struct {
 		depth float64
@@ -143,30 +172,5 @@ func (r *Report) comparePasskey(a, b string, length int, pass func(longrun.Passk
 // right tokens before it (PasskeyTrial.Greedy), decides it; tok gives the
 // answer's tokens (the model's tokenizer, as the run used it).
 func (r *Report) PasskeyDigits(tok longrun.Tokenizer, method string, length int, depths ...float64) (PasskeyRate, error) {
-	p, err := r.Passkey(method, length, depths...)
-	if err != nil {
-		return PasskeyRate{}, err
-	}
-	p.Passed = 0
-	for _, t := range r.trialsAt(method, length, depths) {
-		ok, err := digitsRight(tok, t)
-		if err != nil {
-			return PasskeyRate{}, err
-		}
-		if ok {
-			p.Passed++
-		}
-	}
-	p.Lo, p.Hi = lab.Wilson(p.Passed, p.Trials)
-	return p, nil
-}
-
-// digitsRight reports whether t's argmax gave every token of the key after
-// the answer's first.
-func digitsRight(tok longrun.Tokenizer, t longrun.PasskeyTrial) (bool, error) {
-	want := tok.Encode(fmt.Sprintf(longrun.PasskeyAnswer, t.Key))
-	if len(want) != len(t.Greedy) {
-		return false, fmt.Errorf("longreport: trial %d of %s at %d tokens, depth %g: %d answer tokens recorded, the tokenizer gives %d", t.Trial, t.Method, t.Length, t.Depth, len(t.Greedy), len(want))
-	}
-	return slices.Equal(want[1:], t.Greedy[1:]), nil
+	return r.passkeyRate(method, length, depths, digits(tok))
 }

@@ -307,6 +307,9 @@ func TestPasskeyDigits(t *testing.T) {
 	if _, err := r2.PasskeyDigits(digitTokens{}, "none", 2048); err == nil || !strings.Contains(err.Error(), "2 answer tokens recorded") {
 		t.Errorf("a trial whose recorded answer is shorter than the key's tokens: %v; want an error naming both counts", err)
 	}
+	if _, err := r2.PasskeyDigitsByLength(digitTokens{}, "none"); err == nil || !strings.Contains(err.Error(), "2 answer tokens recorded") {
+		t.Errorf("the digits figure over such a trial: %v; want the same error, not the length left out", err)
+	}
 }
 
 func TestPasskeyDigitsByLength(t *testing.T) {
@@ -323,11 +326,11 @@ func TestPasskeyDigitsByLength(t *testing.T) {
 	if _, err := r.PasskeyDigitsByLength(digitTokens{}, "none"); err != nil {
 		t.Fatal(err)
 	}
-	exact, err := r.passkeySeries(func(m string, n int) (PasskeyRate, error) { return r.Passkey(m, n) }, []string{"none"})
+	exact, err := r.passkeySeries(exact, []string{"none"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	digits, err := r.passkeySeries(func(m string, n int) (PasskeyRate, error) { return r.PasskeyDigits(digitTokens{}, m, n) }, []string{"none"})
+	digits, err := r.passkeySeries(digits(digitTokens{}), []string{"none"})
 	if err != nil {
 		t.Fatal(err)
 	}
