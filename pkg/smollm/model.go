@@ -52,6 +52,9 @@ type network struct {
 	// precision, when set, rounds each step of the rotation as it says
 	// (precision.go); nil: posgraph's rotation, as the model runs.
 	precision *posenc.RoPEPrecision
+	// vectors, when set, are RoPE's per-dimension vectors as inputs of the
+	// graph (Model.WithScaling); nil: constants of rope's scaling.
+	vectors *ropeInputs
 	// keyBlock is the most cache slots attention reads in one block
 	// (keyBlockAttention); 0: every slot at once (the whole-score route).
 	keyBlock int
@@ -68,8 +71,16 @@ func (m network) rotate(x, positions *graph.Node) *graph.Node {
 	if m.precision != nil {
 		return roundedRotation(x, positions, m.rope, *m.precision) // [b, n, c, e]
 	}
+	if m.vectors != nil {
+		v := m.vectors
+		return posgraph.NewRoPEEncoder(m.rope).EncodeWith(x, positions, -2, v.freq, v.amp, v.sign) // [b, n, c, e]
+	}
 	return posgraph.NewRoPEEncoder(m.rope).Encode(x, positions, -2) // [b, n, c, e]
 }
+
+// ropeInputs are RoPE's frequency, amplitude and signed amplitude, each
+// [e] float64, as inputs of a call (posgraph.RoPEVectors).
+type ropeInputs struct{ freq, amp, sign *graph.Node }
 
 // stepIn are the inputs of one call.
 type stepIn struct {

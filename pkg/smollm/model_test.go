@@ -218,3 +218,78 @@ func TestLoadTokenizer(t *testing.T) {
 		t.Errorf("Decode = %q, %v; want the text back", back, err)
 	}
 }
+
+// TestWithScalingSharesCompiledCalls checks that a model WithScaling
+// makes gives the logits of New under the same scaling (the same bits on
+// the pure-Go backend, which runs each op as written; to 1e-4 on XLA,
+// which fuses a constant table and one computed from inputs differently),
+// and that every scaling runs the calls the first one compiled. Dynamic
+// NTK with no SeqLen, and a rounded rotation, compile calls of their own.
+func TestWithScalingSharesCompiledCalls(t *testing.T) {
+	w := loadForTest(t)
+	g := readHFGolden(t)
+	n := tokensFor(64, 16)
+	base, err := New(posgraph.Backend(), w, posenc.Scaling{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base.ChunkSize = n / 2 // two chunks: the second reads the first's cache
+	compiled := -1
+	for _, c := range []struct {
+		name string
+		sc   posenc.Scaling
+	}{
+		{"none", posenc.Scaling{}},
+		{"yarn", posenc.YaRNScaling(4, n/2)},
+		{"linear", posenc.LinearScaling(2)},
+		{"dynamic", posenc.DynamicNTKScaling(4, n/2, n)},
+	} {
+		shared, err := base.WithScaling(c.sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		own, err := New(posgraph.Backend(), w, c.sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		own.ChunkSize = n / 2
+		got, _ := run(t, shared, g.IDs, n)
+		want, _ := run(t, own, g.IDs, n)
+		d, tol := maxAbsDiff(got, want), 1e-4
+		if onGoBackend() {
+			tol = 0
+		}
+		if d > tol {
+			t.Errorf("%s: WithScaling's logits differ from New's by %.3g, want at most %g", c.name, d, tol)
+		}
+		if compiled < 0 {
+			compiled = len(base.shared)
+		} else if len(base.shared) != compiled {
+			t.Errorf("%s: %d calls compiled after the first scaling's %d: want the same graphs for every scaling", c.name, len(base.shared), compiled)
+		}
+		t.Logf("%s: max |Δlogit| %.3g against New's, %d shared calls", c.name, d, len(base.shared))
+	}
+	if compiled < 1 {
+		t.Fatalf("no call was compiled for WithScaling's models")
+	}
+	dyn, err := base.WithScaling(posenc.DynamicNTKScaling(4, n/2, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounded, err := base.WithScaling(posenc.LinearScaling(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rounded.SetRoPEPrecision(posenc.RoPEPrecision{}); err != nil {
+		t.Fatal(err)
+	}
+	for name, m := range map[string]*Model{"dynamic NTK with no seq_len": dyn, "rounded rotation": rounded} {
+		run(t, m, g.IDs, n)
+		if m.vectors != nil || len(m.execs) == 0 || len(base.shared) != compiled {
+			t.Errorf("%s: vectors %v, %d calls of its own, %d shared (was %d): want calls of its own", name, m.vectors != nil, len(m.execs), len(base.shared), compiled)
+		}
+	}
+	if _, err := base.WithScaling(posenc.LinearScaling(0.5)); err == nil {
+		t.Error("WithScaling(linear ×0.5): no error, want the scaling's")
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/posenc/course/pkg/posenc"
 )
@@ -45,6 +46,9 @@ func (m *Model) SetRoPEPrecision(p posenc.RoPEPrecision) error {
 		return fmt.Errorf("smollm: SetRoPEPrecision(%+v) after the model ran: set it first", p)
 	}
 	m.precision = &p
+	if m.vectors != nil { // the rounded rotation builds its own tables: graphs of its own
+		m.vectors, m.execs = nil, map[variant]*model.Exec{}
+	}
 	return nil
 }
 

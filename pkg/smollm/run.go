@@ -11,6 +11,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/posenc/course/pkg/posenc"
+	"github.com/posenc/course/pkg/posgraph"
 )
 
 // DefaultChunkSize is how many query positions one call runs by default:
@@ -43,6 +44,13 @@ type Model struct {
 	backend compute.Backend
 	store   *model.Store
 	execs   map[variant]*model.Exec
+	// vectors, when set, are RoPE's per-dimension vectors, fed to each
+	// call as inputs: execs is then shared by every model WithScaling
+	// made from the same one, whatever its scaling (see WithScaling).
+	vectors *posgraph.RoPEVectors
+	// shared are the calls compiled with RoPE's vectors as inputs, which
+	// this model's WithScaling models use.
+	shared map[variant]*model.Exec
 	// wholeCapacity makes every call read all Cap slots of the cache, as
 	// the model first did: the tests compare it with the growing cache.
 	wholeCapacity bool
@@ -113,9 +121,13 @@ func (m *Model) exec(v variant) (*model.Exec, error) {
 	m.ran = true
 	net := network{Config: m.Weights.Config, rope: m.RoPE, precision: m.precision, keyBlock: v.keyBlock, start: v.start}
 	layers := m.Weights.Layers
+	vectors := m.vectors != nil
 	e, err := model.NewExec(m.backend, m.store, func(scope *model.Scope, inputs []*graph.Node) []*graph.Node {
 		in := stepIn{tokens: inputs[0], positions: inputs[1], start: inputs[2]}
 		rest := inputs[3:]
+		if vectors {
+			net.vectors, rest = &ropeInputs{freq: rest[0], amp: rest[1], sign: rest[2]}, rest[3:] // [e] float64 ×3
+		}
 		if v.logits {
 			in.rows, rest = rest[0], rest[1:]
 		}
@@ -152,6 +164,32 @@ func (m *Model) exec(v variant) (*model.Exec, error) {
 	e.SetMaxCache(-1)
 	m.execs[v] = e
 	return e, nil
+}
+
+// WithScaling returns the model under RoPE scaling sc, sharing m's weights
+// on the backend (nothing is copied) and its compiled calls: the calls of
+// a model WithScaling made take RoPE's vectors (posgraph.RoPEVectors) as
+// inputs, so every scaling runs the same graphs, compiled once. Dynamic
+// NTK scaling with sc.SeqLen 0 takes its length from each chunk as the
+// graph is built, and a model with a RoPE precision rounds its rotation
+// in the graph: either compiles calls of its own, as New's do. The
+// logits are those of New(backend, w, sc) (TestWithScalingSharesCompiledCalls).
+func (m *Model) WithScaling(sc posenc.Scaling) (*Model, error) {
+	r := m.Weights.RoPE(sc)
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	out := &Model{Weights: m.Weights, RoPE: r, ChunkSize: m.ChunkSize, KeyBlockSize: m.KeyBlockSize, Progress: m.Progress,
+		backend: m.backend, store: m.store, wholeCapacity: m.wholeCapacity, precision: m.precision}
+	if v, err := posgraph.NewRoPEVectors(r, dtypes.Float32); err == nil && m.precision == nil {
+		if m.shared == nil {
+			m.shared = map[variant]*model.Exec{}
+		}
+		out.vectors, out.execs, out.shared = &v, m.shared, m.shared
+		return out, nil
+	}
+	out.execs = map[variant]*model.Exec{}
+	return out, nil
 }
 
 // grown returns each cache [b, k, n, e] with slots more slots at its end
@@ -311,6 +349,11 @@ func (m *Model) call(cache *Cache, tokens, positions []int32, rows []int, target
 		tensors.FromFlatDataAndDimensions(tokens, 1, n),
 		tensors.FromFlatDataAndDimensions(positions, 1, n),
 		tensors.FromScalar(int32(cache.Len)),
+	}
+	if m.vectors != nil {
+		for _, v := range [][]float64{m.vectors.Freq, m.vectors.Amp, m.vectors.Sign} {
+			args = append(args, tensors.FromFlatDataAndDimensions(v, len(v))) // [e] float64
+		}
 	}
 	if v.logits {
 		r := make([]int32, len(rows))

@@ -22,7 +22,17 @@ var ResultFiles = []string{
 	// files of pkg/posenc and pkg/posgraph, tests aside (git pathspecs).
 	":(glob)pkg/posenc/*.go", ":(glob,exclude)pkg/posenc/*_test.go",
 	":(glob)pkg/posgraph/*.go", ":(glob,exclude)pkg/posgraph/*_test.go",
+	// RoPE's vectors as graph inputs, for SmolLM2's long run: no lab model
+	// calls them (TestLabDoesNotCallExcludedCode).
+	":(exclude)" + ExcludedPosgraphFile,
 }
+
+// ExcludedPosgraphFile is the one Go file of pkg/posgraph that the lab's
+// numbers do not depend on, and excludedCalls are the names it defines,
+// which no lab file may use.
+const ExcludedPosgraphFile = "pkg/posgraph/rope_vectors.go"
+
+var excludedCalls = []string{"EncodeWith", "RoPEVectors", "ropeTablesFrom"}
 
 // CurrentCode returns the commit checked out in the git repository at dir,
 // and whether any of ResultFiles has uncommitted changes. Outside a git

@@ -24,18 +24,22 @@ type Engine interface {
 // everything before the needle, so each trial runs only from the needle
 // on. The logits are those of the whole sequence, to float32 rounding.
 type PrefixSharer interface {
-	// SharePrefix runs prefix under sc, for sequences of up to capacity
-	// tokens that start with it; a nil prefix forgets the last one.
-	SharePrefix(prefix []int32, capacity int, sc posenc.Scaling) error
+	// SharePrefix runs prefix, or a part of it from its start, under sc,
+	// for sequences of up to capacity tokens that start with it, and
+	// returns how many tokens it ran; a nil prefix forgets the last one.
+	SharePrefix(prefix []int32, capacity int, sc posenc.Scaling) (int, error)
 }
 
-// ModelEngine runs SmolLM2 (smollm.Model) on a backend, one model at a
-// time: a new scaling replaces the model (the run groups cells by method).
+// ModelEngine runs SmolLM2 (smollm.Model) on a backend. The weights go on
+// the backend once, and every scaling runs the same compiled calls, with
+// RoPE's vectors as inputs (smollm.Model.WithScaling): a long run compiles
+// a graph per chunk length and cache size, not one per method as well.
 type ModelEngine struct {
 	Backend   compute.Backend
 	Weights   *smollm.Weights
 	ChunkSize int
 
+	base    *smollm.Model // the weights on the backend, as trained
 	current posenc.Scaling
 	model   *smollm.Model
 
@@ -57,12 +61,19 @@ func (e *ModelEngine) modelFor(sc posenc.Scaling, n int) (*smollm.Model, error) 
 	if e.model != nil && e.current == sc {
 		return e.model, nil
 	}
-	m, err := smollm.New(e.Backend, e.Weights, sc)
+	if e.base == nil {
+		b, err := smollm.New(e.Backend, e.Weights, posenc.Scaling{})
+		if err != nil {
+			return nil, err
+		}
+		if e.ChunkSize > 0 {
+			b.ChunkSize = e.ChunkSize
+		}
+		e.base = b
+	}
+	m, err := e.base.WithScaling(sc)
 	if err != nil {
 		return nil, err
-	}
-	if e.ChunkSize > 0 {
-		m.ChunkSize = e.ChunkSize
 	}
 	e.model, e.current = m, sc
 	return m, nil
@@ -85,25 +96,35 @@ func (e *ModelEngine) NLL(ids []int32, sc posenc.Scaling) ([]float32, error) {
 	return m.Score(ids)
 }
 
-// SharePrefix implements PrefixSharer.
-func (e *ModelEngine) SharePrefix(prefix []int32, capacity int, sc posenc.Scaling) error {
+// SharePrefix implements PrefixSharer. It runs the prefix's whole chunks
+// only, and each sequence runs the rest of the prefix itself: every call
+// then starts at a multiple of the chunk size, so the trials of every
+// length and depth reuse the same few compiled graphs (a graph is compiled
+// per chunk start, cache size and chunk length), where a prefix ending
+// anywhere would make each depth compile its own. It returns the number of
+// tokens run, which may be 0.
+func (e *ModelEngine) SharePrefix(prefix []int32, capacity int, sc posenc.Scaling) (int, error) {
 	e.prefix, e.prefixModel, e.prefixCache = nil, nil, nil
 	if len(prefix) == 0 {
-		return nil
+		return 0, nil
 	}
 	m, err := e.modelFor(sc, capacity)
 	if err != nil {
-		return err
+		return 0, err
+	}
+	prefix = prefix[:len(prefix)/m.ChunkSize*m.ChunkSize]
+	if len(prefix) == 0 {
+		return 0, nil
 	}
 	cache, err := m.NewCache(capacity)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if _, _, err := m.Forward(cache, prefix, positions(len(prefix)), nil, nil); err != nil {
-		return err
+		return 0, err
 	}
 	e.prefix, e.prefixModel, e.prefixCache = slices.Clone(prefix), m, cache
-	return nil
+	return len(prefix), nil
 }
 
 // Logits implements Engine. A sequence that starts with the shared prefix,

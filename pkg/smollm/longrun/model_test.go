@@ -150,8 +150,12 @@ func TestSharedPrefixMatchesWholePrompt(t *testing.T) {
 				t.Fatal(err)
 			}
 			if trial == 0 {
-				if err := shared.SharePrefix(p.IDs[:p.NeedleAt], length, m.Scaling); err != nil {
+				ran, err := shared.SharePrefix(p.IDs[:p.NeedleAt], length, m.Scaling)
+				if err != nil {
 					t.Fatal(err)
+				}
+				if want := p.NeedleAt / chunk * chunk; ran != want || ran == 0 {
+					t.Fatalf("SharePrefix ran %d tokens of a prefix of %d in chunks of %d; want its whole chunks, %d", ran, p.NeedleAt, chunk, want)
 				}
 			}
 			want, err := ScorePasskey(alone, p, m)

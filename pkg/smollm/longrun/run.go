@@ -19,6 +19,17 @@ func Run(c Config, store Store, e Engine, tok Tokenizer, prov Provenance, progre
 	}
 	start := time.Now()
 	rec := RunRecord{Provenance: prov, Config: c}
+	// The run is on record from its start, and its record is brought up
+	// to date after each cell: a sitting that is interrupted still counts.
+	index, err := store.startRun(rec)
+	if err != nil {
+		return err
+	}
+	update := func() error {
+		rec.WallSeconds = time.Since(start).Seconds()
+		rec.LoadAfter, rec.PeakRSSMiB = machine.LoadAverage(), machine.PeakRSSMiB()
+		return store.putRun(index, rec)
+	}
 	say := func(format string, args ...any) {
 		fmt.Fprintf(progress, "[%6.0fs] ", time.Since(start).Seconds())
 		fmt.Fprintf(progress, format+"\n", args...)
@@ -64,6 +75,9 @@ func Run(c Config, store Store, e Engine, tok Tokenizer, prov Provenance, progre
 				return err
 			}
 			rec.CellsRun++
+			if err := update(); err != nil {
+				return err
+			}
 			say("nll %-24s %-13s %d tokens: %.4f nats/token, %.0f s", name, m.Name, c.Window, cell.Mean, cell.Seconds)
 		}
 	}
@@ -95,12 +109,18 @@ func Run(c Config, store Store, e Engine, tok Tokenizer, prov Provenance, progre
 						return err
 					}
 					if sharer, ok := e.(PrefixSharer); ok && !shared {
-						t0 := time.Now()
-						if err := sharer.SharePrefix(prompt.IDs[:prompt.NeedleAt], n, m.Scaling); err != nil {
+						t0, p := time.Now(), prov.now()
+						ran, err := sharer.SharePrefix(prompt.IDs[:prompt.NeedleAt], n, m.Scaling)
+						if err != nil {
 							return fmt.Errorf("longrun: passkey %d tokens, depth %g: the prefix under %s: %w", n, d, name, err)
 						}
 						shared = true
-						say("passkey %-5s %5d tokens depth %.2f: the trials' shared %d tokens before the needle, %.0f s", name, n, d, prompt.NeedleAt, time.Since(t0).Seconds())
+						pr := PrefixRun{Method: name, Length: n, Depth: d, NeedleAt: prompt.NeedleAt, Tokens: ran,
+							Seconds: time.Since(t0).Seconds(), Provenance: p}
+						if err := writeJSON(store.prefixPath(name, n, d), pr); err != nil {
+							return err
+						}
+						say("passkey %-5s %5d tokens depth %.2f: %d of the %d tokens before the needle run once for the trials, %.0f s", name, n, d, ran, prompt.NeedleAt, pr.Seconds)
 					}
 					t0, p := time.Now(), prov.now()
 					o, err := ScorePasskey(e, prompt, m)
@@ -114,11 +134,14 @@ func Run(c Config, store Store, e Engine, tok Tokenizer, prov Provenance, progre
 						return err
 					}
 					rec.CellsRun++
+					if err := update(); err != nil {
+						return err
+					}
 					say("passkey %-5s %5d tokens depth %.2f trial %d: key %d, pass %t (%d/%d), %.0f s",
 						name, n, d, trial, prompt.Key, o.Pass, o.Correct, o.Tokens, tr.Seconds)
 				}
 				if sharer, ok := e.(PrefixSharer); ok && shared {
-					if err := sharer.SharePrefix(nil, 0, m.Scaling); err != nil {
+					if _, err := sharer.SharePrefix(nil, 0, m.Scaling); err != nil {
 						return err
 					}
 					collect() // the prefix's cache
@@ -126,9 +149,7 @@ func Run(c Config, store Store, e Engine, tok Tokenizer, prov Provenance, progre
 			}
 		}
 	}
-	rec.WallSeconds = time.Since(start).Seconds()
-	rec.LoadAfter, rec.PeakRSSMiB = machine.LoadAverage(), machine.PeakRSSMiB()
-	if err := store.addRun(rec); err != nil {
+	if err := update(); err != nil {
 		return err
 	}
 	say("%d cells run, %d found done; summaries in %s", rec.CellsRun, rec.CellsKept, store.Dir)

@@ -191,3 +191,77 @@ func TestConfigValidate(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// sharingEngine is fakeEngine with a PrefixSharer that says it ran half
+// of each prefix, and it checks that the run is on record while it runs.
+type sharingEngine struct {
+	fakeEngine
+	store    Store
+	prefixes int
+	t        *testing.T
+}
+
+func (e *sharingEngine) SharePrefix(prefix []int32, capacity int, sc posenc.Scaling) (int, error) {
+	if prefix == nil {
+		return 0, nil
+	}
+	e.prefixes++
+	return len(prefix) / 2, nil
+}
+
+func (e *sharingEngine) NLL(ids []int32, sc posenc.Scaling) ([]float32, error) {
+	if runs, err := e.store.Runs(); err != nil || len(runs) != 1 {
+		e.t.Errorf("while the run runs, runs.json holds %d runs (%v), want it on record", len(runs), err)
+	}
+	return e.fakeEngine.NLL(ids, sc)
+}
+
+// TestRunRecordsItsTime checks that a run is in runs.json from its start
+// and up to date after each cell, that each shared prefix gets a record
+// with the tokens it ran, and that the summary's time adds up the cells'
+// and the prefixes' seconds.
+func TestRunRecordsItsTime(t *testing.T) {
+	c := tinyConfig()
+	store := Store{Dir: t.TempDir()}
+	e := &sharingEngine{store: store, t: t}
+	if err := Run(c, store, e, byteTokenizer{}, Provenance{Command: "test"}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := store.Runs()
+	nllCells, trials := 6*len(c.Texts), 2*3+2*2*2
+	if err != nil || len(runs) != 1 || runs[0].CellsRun != nllCells+trials || runs[0].WallSeconds <= 0 {
+		t.Fatalf("runs.json: %+v (%v); want one run of %d cells with its wall time", runs, err, nllCells+trials)
+	}
+	prefixes, err := store.PrefixRuns()
+	// none at 600 and 1200, yarn at 1200: two depths each.
+	if err != nil || len(prefixes) != 6 || e.prefixes != 6 {
+		t.Fatalf("%d prefix records (%v) for %d prefixes run, want 6", len(prefixes), err, e.prefixes)
+	}
+	for _, p := range prefixes {
+		if p.Tokens != p.NeedleAt/2 || p.Seconds < 0 || p.Provenance.Command != "test" {
+			t.Errorf("prefix record %+v: want the %d tokens the engine ran, and the run's provenance", p, p.NeedleAt/2)
+		}
+	}
+	s, err := Summarize(store, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want CellTime
+	cells, _ := store.NLLCells()
+	for _, cell := range cells {
+		want.NLL += cell.Seconds
+	}
+	all, _ := store.PasskeyTrials()
+	for _, tr := range all {
+		want.Passkey += tr.Seconds
+	}
+	for _, p := range prefixes {
+		want.Prefixes += p.Seconds
+	}
+	if s.Time != want || s.Time.Total() != want.NLL+want.Passkey+want.Prefixes {
+		t.Errorf("summary's time %+v, want %+v", s.Time, want)
+	}
+	if md := s.Markdown(); !strings.Contains(md, "The cells took ") {
+		t.Errorf("summary.md does not say what the cells took:\n%s", md)
+	}
+}

@@ -43,8 +43,24 @@ type PasskeyTrial struct {
 	Provenance Provenance `json:"provenance"`
 }
 
+// PrefixRun is the run of the part before the needle that the passkey
+// trials of one method, length and depth share (PrefixSharer): its time
+// counts toward the run's, though no trial's Seconds holds it.
+type PrefixRun struct {
+	Method   string  `json:"method"`
+	Length   int     `json:"length"`
+	Depth    float64 `json:"depth"`
+	NeedleAt int     `json:"needle_at"`
+	// Tokens is how many tokens of the NeedleAt before the needle ran
+	// once (the whole chunks); each trial runs the rest.
+	Tokens     int        `json:"tokens"`
+	Seconds    float64    `json:"seconds"`
+	Provenance Provenance `json:"provenance"`
+}
+
 // Store is a results folder: nll/TEXT.METHOD.json, passkey/METHOD/
-// len-L.depth-D.trial-T.json, runs.json, summary.json and summary.md.
+// len-L.depth-D.trial-T.json, prefixes/METHOD.len-L.depth-D.json,
+// runs.json, summary.json and summary.md.
 type Store struct{ Dir string }
 
 func (s Store) nllPath(text, method string) string {
@@ -53,6 +69,10 @@ func (s Store) nllPath(text, method string) string {
 
 func (s Store) passkeyPath(method string, length int, depth float64, trial int) string {
 	return filepath.Join(s.Dir, "passkey", method, fmt.Sprintf("len-%05d.depth-%.2f.trial-%02d.json", length, depth, trial))
+}
+
+func (s Store) prefixPath(method string, length int, depth float64) string {
+	return filepath.Join(s.Dir, "prefixes", fmt.Sprintf("%s.len-%05d.depth-%.2f.json", method, length, depth))
 }
 
 // has reports whether the cell at path is done.
@@ -114,6 +134,21 @@ func (s Store) NLLCells() ([]NLLCell, error) {
 	return cells, nil
 }
 
+// PrefixRuns returns every shared prefix's record in the store.
+func (s Store) PrefixRuns() ([]PrefixRun, error) {
+	paths, _ := filepath.Glob(filepath.Join(s.Dir, "prefixes", "*.json"))
+	sort.Strings(paths)
+	var runs []PrefixRun
+	for _, p := range paths {
+		var r PrefixRun
+		if err := readJSON(p, &r); err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+	}
+	return runs, nil
+}
+
 // PasskeyTrials returns every passkey trial in the store.
 func (s Store) PasskeyTrials() ([]PasskeyTrial, error) {
 	var trials []PasskeyTrial
@@ -155,12 +190,26 @@ func (s Store) Runs() ([]RunRecord, error) {
 	return runs, err
 }
 
-func (s Store) addRun(r RunRecord) error {
+// startRun appends r to runs.json and returns its index there.
+func (s Store) startRun(r RunRecord) (int, error) {
+	runs, err := s.Runs()
+	if err != nil {
+		return 0, err
+	}
+	return len(runs), writeJSON(filepath.Join(s.Dir, "runs.json"), append(runs, r))
+}
+
+// putRun replaces the record at index of runs.json with r.
+func (s Store) putRun(index int, r RunRecord) error {
 	runs, err := s.Runs()
 	if err != nil {
 		return err
 	}
-	return writeJSON(filepath.Join(s.Dir, "runs.json"), append(runs, r))
+	if index < 0 || index >= len(runs) {
+		return fmt.Errorf("longrun: runs.json holds %d runs, none at index %d", len(runs), index)
+	}
+	runs[index] = r
+	return writeJSON(filepath.Join(s.Dir, "runs.json"), runs)
 }
 
 func writeText(path, text string) error {

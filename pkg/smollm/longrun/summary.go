@@ -41,8 +41,21 @@ type Summary struct {
 	Config  Config        `json:"config"`
 	NLL     []RangeRow    `json:"nll_by_range"`
 	Passkey []PasskeyCell `json:"passkey"`
+	Time    CellTime      `json:"time"`
 	Runs    []RunRecord   `json:"runs"`
 }
+
+// CellTime is the time the cells on disk took, in seconds: the run's own
+// measure of its cost, whatever sittings it took (a sitting's wall time
+// also holds its start and whatever it found done).
+type CellTime struct {
+	NLL      float64 `json:"nll"`
+	Passkey  float64 `json:"passkey"`  // the trials, each from the needle on where a prefix was shared
+	Prefixes float64 `json:"prefixes"` // the shared prefixes (PrefixRun)
+}
+
+// Total is the time of every cell.
+func (t CellTime) Total() float64 { return t.NLL + t.Passkey + t.Prefixes }
 
 // Summarize builds the tables from the cells in store. The NLL of
 // position i is the loss of predicting token i from tokens 0 … i−1, so a
@@ -52,6 +65,9 @@ func Summarize(store Store, c Config) (Summary, error) {
 	cells, err := store.NLLCells()
 	if err != nil {
 		return s, err
+	}
+	for _, cell := range cells {
+		s.Time.NLL += cell.Seconds
 	}
 	for _, m := range Methods(c.Factor, c.OriginalLen) {
 		for r := 0; r+1 < len(c.RangeEdges); r++ {
@@ -85,8 +101,16 @@ func Summarize(store Store, c Config) (Summary, error) {
 		n int
 		d float64
 	}
+	prefixes, err := store.PrefixRuns()
+	if err != nil {
+		return s, err
+	}
+	for _, p := range prefixes {
+		s.Time.Prefixes += p.Seconds
+	}
 	agg := map[key]*PasskeyCell{}
 	for _, t := range trials {
+		s.Time.Passkey += t.Seconds
 		k := key{t.Method, t.Length, t.Depth}
 		if agg[k] == nil {
 			agg[k] = &PasskeyCell{Method: t.Method, Length: t.Length, Depth: t.Depth}
@@ -157,6 +181,9 @@ func (s Summary) Markdown() string {
 	for _, r := range s.Runs {
 		wall += r.WallSeconds
 	}
+	t := s.Time
+	fmt.Fprintf(&b, "\nThe cells took %.1f min: %.1f min of NLL, %.1f min of passkey trials and %.1f min of shared prefixes.\n",
+		t.Total()/60, t.NLL/60, t.Passkey/60, t.Prefixes/60)
 	if len(s.Runs) > 0 {
 		last := s.Runs[len(s.Runs)-1]
 		fmt.Fprintf(&b, "\n%d run(s), %.0f s in all; last: `%s` at %s on %s, %s (%d cores), load %.1f before and %.1f after.\n",
