@@ -29,6 +29,9 @@ type Report struct {
 	NLL    map[string]map[string][]float32
 	Cells  []longrun.NLLCell
 	Trials []longrun.PasskeyTrial
+	// Prefixes are the parts before the needle that the passkey trials of
+	// a method, length and depth shared, run once.
+	Prefixes []longrun.PrefixRun
 }
 
 // Read reads the long run in dir (model/results) as made with
@@ -50,7 +53,11 @@ func Read(dir string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Config: longrun.DefaultConfig(), Runs: runs, NLL: map[string]map[string][]float32{}, Cells: cells, Trials: trials}
+	prefixes, err := store.PrefixRuns()
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Config: longrun.DefaultConfig(), Runs: runs, NLL: map[string]map[string][]float32{}, Cells: cells, Trials: trials, Prefixes: prefixes}
 	for _, c := range cells {
 		if r.NLL[c.Method] == nil {
 			r.NLL[c.Method] = map[string][]float32{}
@@ -129,18 +136,22 @@ func (r *Report) Ranges() [][2]int {
 	return rs
 }
 
-// Seconds returns the seconds the NLL cells and the passkey trials on disk
-// took, as each recorded its own: the run's time, whatever sittings it was
-// split over (a passkey trial's seconds leave out the part before its
-// needle, run once per length and depth, which Runs' wall time includes).
-func (r *Report) Seconds() (nll, passkey float64) {
+// Time returns the seconds the cells on disk took, as each recorded its
+// own: the NLL cells, the passkey trials (each from where its shared
+// prefix ended) and the shared prefixes. It is the run's time, whatever
+// sittings it was split over, as longrun.Summary's Time counts it.
+func (r *Report) Time() longrun.CellTime {
+	var t longrun.CellTime
 	for _, c := range r.Cells {
-		nll += c.Seconds
+		t.NLL += c.Seconds
 	}
-	for _, t := range r.Trials {
-		passkey += t.Seconds
+	for _, tr := range r.Trials {
+		t.Passkey += tr.Seconds
 	}
-	return nll, passkey
+	for _, p := range r.Prefixes {
+		t.Prefixes += p.Seconds
+	}
+	return t
 }
 
 func mean32(xs []float32) float64 {

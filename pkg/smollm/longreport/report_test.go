@@ -81,8 +81,25 @@ func TestRangeNLLReadsThePredictedPositions(t *testing.T) {
 			t.Errorf("RangeNLL(%q, %d, %d): error %v, want one naming %q", c.method, c.from, c.to, err, c.want)
 		}
 	}
-	if nll, pk := r.Seconds(); nll != 18*100 || pk != 0 {
-		t.Errorf("Seconds = %g, %g; want 1800, 0", nll, pk)
+	if got := r.Time(); got != (longrun.CellTime{NLL: 18 * 100}) {
+		t.Errorf("Time = %+v; want 1800 s of NLL and nothing else", got)
+	}
+	put := func(name string, p longrun.PrefixRun) {
+		b, _ := json.Marshal(p)
+		if err := os.MkdirAll(filepath.Join(dir, "prefixes"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "prefixes", name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("none.len-02048.depth-0.10.json", longrun.PrefixRun{Method: "none", Length: 2048, Depth: 0.1, Seconds: 7})
+	put("yarn.len-16384.depth-0.50.json", longrun.PrefixRun{Method: "yarn", Length: 16384, Depth: 0.5, Seconds: 30})
+	if r, err = Read(dir); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Time(); got != (longrun.CellTime{NLL: 18 * 100, Prefixes: 37}) || got.Total() != 1837 || len(r.Prefixes) != 2 {
+		t.Errorf("with two prefixes: Time = %+v (%d prefixes read); want 1800 s of NLL and 37 s of prefixes", got, len(r.Prefixes))
 	}
 }
 
