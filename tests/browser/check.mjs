@@ -507,8 +507,10 @@ async function runNotebook(page, base, courseDir, rel) {
     const out = { stdout: '', stderr: '', other: [] };
     for (const o of outputs) {
       // Timings ("trained in 18.2 s (31000 tokens/s)", a progress line's
-      // "15.5k tok/s  ETA 0:09") vary from run to run: compare them masked.
-      if (o.output_type === 'stream') out[o.name] += [].concat(o.text).join('').replace(/\d+(\.\d+)?k? (s|ms|tokens\/s|tok\/s)\b/g, '# $2').replace(/ETA \d+(:\d+)+/g, 'ETA #');
+      // "15.5k tok/s  ETA 0:09") vary from run to run: compare them masked,
+      // with the spaces that pad them to a column (a slower machine's
+      // "9.8k" is padded where a faster one's "15.5k" is not).
+      if (o.output_type === 'stream') out[o.name] += [].concat(o.text).join('').replace(/ *\d+(\.\d+)?k? (s|ms|tokens\/s|tok\/s)\b/g, ' # $2').replace(/ETA \d+(:\d+)+/g, 'ETA #');
       else if (o.output_type === 'error') out.other.push(`error: ${o.ename}: ${o.evalue}`);
       else {
         const d = o.data ?? {};
