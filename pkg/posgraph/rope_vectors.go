@@ -71,6 +71,13 @@ func (e *RoPEEncoder) EncodeWith(x, positions *graph.Node, seqAxis int, freq, am
 	checkRoPEInput(x, r)
 	axis := seqAxisOf(x, seqAxis)
 	checkPositions(x, positions, axis)
+	checkVectors(r, freq, amp, sign)
+	return ropeTablesFrom(r, positions, x, axis, freq, amp, sign).apply(x) // x's shape
+}
+
+// checkVectors panics with a *posenc.ParamError unless freq, amp and sign
+// are float64 nodes shaped [r.HeadDim].
+func checkVectors(r posenc.RoPE, freq, amp, sign *graph.Node) {
 	for _, v := range []struct {
 		name string
 		n    *graph.Node
@@ -79,7 +86,6 @@ func (e *RoPEEncoder) EncodeWith(x, positions *graph.Node, seqAxis int, freq, am
 			must(validate.Err("RoPE vector "+v.name, v.n.Shape(), fmt.Sprintf("must be float64 shaped [%d] (head_dim)", r.HeadDim)))
 		}
 	}
-	return ropeTablesFrom(r, positions, x, axis, freq, amp, sign).apply(x) // x's shape
 }
 
 // ropeTablesFrom is ropeTablesAt with the vectors as nodes.
@@ -96,4 +102,68 @@ func ropeTablesFrom(r posenc.RoPE, positions, x *graph.Node, seqAxis int, freq, 
 		s:   table(s),
 		c:   func() *graph.Node { return table(c) },
 	}
+}
+
+// RoPERotation is RoPE at one positions node, its tables built once for
+// any number of tensors of one shape class: a model's queries and keys in
+// every layer, rotated at the same positions. Encode and EncodeWith build
+// the tables for each tensor, and a compiler that fuses them into each
+// rotation (XLA does) computes a cosine and a sine for every element of
+// every head of every layer; a RoPERotation computes them once per
+// position and dimension, and keeps them behind an optimization barrier
+// so that they stay computed once. The forward values are those of
+// Encode (EncodeWith for RotationWith), operation for operation.
+type RoPERotation struct {
+	rot       rotation
+	dtype     dtypes.DType
+	rank, seq int
+	seqAxis   int
+}
+
+// Rotation returns e's rotation at positions (an integer node shaped
+// [seq] or [batch, seq]) for tensors like x: x's dtype and rank, with the
+// sequence on axis seqAxis (negative counts from the end) and the head
+// dimension last. Its tables are constants of e.RoPE, as in Encode.
+// Dynamic NTK scaling with no SeqLen takes x's sequence length. It panics
+// with a *posenc.ParamError where Encode would.
+func (e *RoPEEncoder) Rotation(x, positions *graph.Node, seqAxis int) *RoPERotation {
+	r := e.RoPE
+	checkRoPEInput(x, r)
+	axis := seqAxisOf(x, seqAxis)
+	checkPositions(x, positions, axis)
+	if r.Scaling.Kind == posenc.ScalingDynamic && r.Scaling.SeqLen == 0 {
+		r.Scaling.SeqLen = x.Shape().Dimensions[axis]
+	}
+	return newRoPERotation(ropeTablesAt(r, positions, x, axis), x, axis)
+}
+
+// RotationWith is Rotation with RoPE's vectors as float64 nodes, as in
+// EncodeWith.
+func (e *RoPEEncoder) RotationWith(x, positions *graph.Node, seqAxis int, freq, amp, sign *graph.Node) *RoPERotation {
+	r := e.RoPE
+	checkRoPEInput(x, r)
+	axis := seqAxisOf(x, seqAxis)
+	checkPositions(x, positions, axis)
+	checkVectors(r, freq, amp, sign)
+	return newRoPERotation(ropeTablesFrom(r, positions, x, axis, freq, amp, sign), x, axis)
+}
+
+// newRoPERotation holds rot's forward tables behind one optimization
+// barrier.
+func newRoPERotation(rot rotation, x *graph.Node, axis int) *RoPERotation {
+	held := graph.OptimizationBarriers(rot.cm1, rot.s)
+	rot.cm1, rot.s = held[0], held[1]
+	return &RoPERotation{rot: rot, dtype: x.DType(), rank: x.Rank(), seq: x.Shape().Dimensions[axis], seqAxis: axis}
+}
+
+// Apply rotates x, which must have the dtype, rank, sequence length and
+// sequence axis of the tensor the rotation was built for (any size on the
+// other axes but the last, the head dimension). It panics with a
+// *posenc.ParamError for another x.
+func (rr *RoPERotation) Apply(x *graph.Node) *graph.Node {
+	checkRoPEInput(x, rr.rot.r)
+	if x.DType() != rr.dtype || x.Rank() != rr.rank || x.Shape().Dimensions[rr.seqAxis] != rr.seq {
+		must(validate.Err("x", x.Shape(), fmt.Sprintf("must be %s of rank %d with %d positions on axis %d, as the rotation was built for", rr.dtype, rr.rank, rr.seq, rr.seqAxis)))
+	}
+	return rr.rot.apply(x) // x's shape
 }

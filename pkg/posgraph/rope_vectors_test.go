@@ -119,3 +119,72 @@ func TestEncodeWithBadVectors(t *testing.T) {
 	}
 	checkParamMessage(t, pe.Error(), "scaling.seq_len", "0")
 }
+
+// A RoPERotation built once and applied to tensors of different head
+// counts must give what Encode (Rotation) and EncodeWith (RotationWith)
+// give each of them.
+func TestRotationMatchesEncode(t *testing.T) {
+	rng := newRand(37)
+	const seq = 5
+	ropes := append([]posenc.RoPE(nil), encoderRoPEs...)
+	ropes = append(ropes, posenc.NewRoPE(8).WithScaling(posenc.DynamicNTKScaling(2, 16, 40)))
+	positions := []int32{0, 3, 17, 39, 100_000}
+	tol := encodeWithTolerance()
+	for _, r := range ropes {
+		plain := r
+		plain.Scaling = posenc.Scaling{}
+		v, err := NewRoPEVectors(r, dtypes.Float32)
+		if err != nil {
+			t.Fatalf("%s: %v", ropeName(r), err)
+		}
+		tensor := func(heads int) *tensors.Tensor {
+			x := make([]float32, heads*seq*r.HeadDim)
+			for i := range x {
+				x[i] = float32(rng.NormFloat64())
+			}
+			return tensors.FromFlatDataAndDimensions(x, heads, seq, r.HeadDim)
+		}
+		vec := func(s []float64) *tensors.Tensor { return tensors.FromFlatDataAndDimensions(s, len(s)) }
+		outs := graph.MustExecOnceN(Backend(), func(in []*graph.Node) []*graph.Node {
+			x, y, p, freq, amp, sign := in[0], in[1], in[2], in[3], in[4], in[5]
+			rot := NewRoPEEncoder(r).Rotation(x, p, -2)
+			with := NewRoPEEncoder(plain).RotationWith(x, p, -2, freq, amp, sign)
+			enc := NewRoPEEncoder(r)
+			return []*graph.Node{
+				enc.Encode(x, p, -2), rot.Apply(x), with.Apply(x),
+				enc.Encode(y, p, -2), rot.Apply(y), with.Apply(y),
+			}
+		}, tensor(2), tensor(3), positions, vec(v.Freq), vec(v.Amp), vec(v.Sign))
+		for i, name := range []string{"2 heads", "3 heads"} {
+			want := outs[3*i]
+			for j, how := range []string{"Rotation", "RotationWith"} {
+				if d := scaledDiff(t, want, outs[3*i+1+j]); d > tol {
+					t.Errorf("%s scaling %s, %s: %s differs from Encode by %.3g of the largest value, want at most %.3g on %s",
+						ropeName(r), r.Scaling.Kind, name, how, d, tol, Backend().Name())
+				}
+			}
+		}
+	}
+}
+
+// Applying a rotation to a tensor of another sequence length or dtype is a
+// ParamError naming x.
+func TestRotationBadInput(t *testing.T) {
+	r := posenc.NewRoPE(8)
+	for _, tc := range []struct {
+		name  string
+		other *tensors.Tensor
+	}{
+		{"another length", tensors.FromFlatDataAndDimensions(make([]float32, 3*8), 1, 3, 8)},
+		{"another dtype", tensors.FromFlatDataAndDimensions(make([]float64, 2*8), 1, 2, 8)},
+		{"another rank", tensors.FromFlatDataAndDimensions(make([]float32, 2*8), 2, 8)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantGraphPanic(t, "x", tc.other.Shape().String(), func() {
+				graph.MustExecOnceN(Backend(), func(x, p, other *graph.Node) *graph.Node {
+					return NewRoPEEncoder(r).Rotation(x, p, -2).Apply(other)
+				}, tensors.FromFlatDataAndDimensions(make([]float32, 2*8), 1, 2, 8), []int32{0, 1}, tc.other)
+			})
+		})
+	}
+}

@@ -58,6 +58,9 @@ type network struct {
 	// keyBlock is the most cache slots attention reads in one block
 	// (keyBlockAttention); 0: every slot at once (the whole-score route).
 	keyBlock int
+	// rotation is the call's RoPE tables, shared by its layers (rotate);
+	// forward sets it.
+	rotation *sharedRotation
 	// start is the cache slot of the chunk's first query when it is known
 	// as the graph is built, −1 when it is known only at run time (the
 	// start input): key blocks need it to tell which blocks need no mask
@@ -66,17 +69,27 @@ type network struct {
 }
 
 // rotate rotates x [b, n, c, e] (queries or keys of n heads) at positions
-// [b, c].
+// [b, c]. Every layer's queries and keys share one rotation, whose cosines
+// and sines are computed once per call (posgraph.RoPERotation), not once
+// per head and layer.
 func (m network) rotate(x, positions *graph.Node) *graph.Node {
 	if m.precision != nil {
 		return roundedRotation(x, positions, m.rope, *m.precision) // [b, n, c, e]
 	}
-	if m.vectors != nil {
-		v := m.vectors
-		return posgraph.NewRoPEEncoder(m.rope).EncodeWith(x, positions, -2, v.freq, v.amp, v.sign) // [b, n, c, e]
+	if m.rotation.r == nil {
+		enc := posgraph.NewRoPEEncoder(m.rope)
+		if v := m.vectors; v != nil {
+			m.rotation.r = enc.RotationWith(x, positions, -2, v.freq, v.amp, v.sign)
+		} else {
+			m.rotation.r = enc.Rotation(x, positions, -2)
+		}
 	}
-	return posgraph.NewRoPEEncoder(m.rope).Encode(x, positions, -2) // [b, n, c, e]
+	return m.rotation.r.Apply(x) // [b, n, c, e]
 }
+
+// sharedRotation holds the rotation of one call, built by the first
+// rotate and applied by every later one.
+type sharedRotation struct{ r *posgraph.RoPERotation }
 
 // ropeInputs are RoPE's frequency, amplitude and signed amplitude, each
 // [e] float64, as inputs of a call (posgraph.RoPEVectors).
@@ -104,6 +117,7 @@ type stepOut struct {
 
 // forward is the model.
 func (m network) forward(scope *model.Scope, in stepIn) stepOut {
+	m.rotation = &sharedRotation{}
 	embed := weight(scope, in.tokens, "embed")                // [v, d]
 	x := graph.Gather(embed, graph.ExpandAxes(in.tokens, -1)) // [b, c, d]
 	mask := in.mask                                           // [b, c, n]: may query i read slot j

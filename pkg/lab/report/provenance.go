@@ -32,7 +32,7 @@ var ResultFiles = []string{
 // which no lab file may use.
 const ExcludedPosgraphFile = "pkg/posgraph/rope_vectors.go"
 
-var excludedCalls = []string{"EncodeWith", "RoPEVectors", "ropeTablesFrom"}
+var excludedCalls = []string{"EncodeWith", "RoPEVectors", "ropeTablesFrom", "RoPERotation", "Rotation", "RotationWith", "newRoPERotation", "checkVectors"}
 
 // CurrentCode returns the commit checked out in the git repository at dir,
 // and whether any of ResultFiles has uncommitted changes. Outside a git
