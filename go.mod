@@ -5,7 +5,7 @@ go 1.26.8
 require (
 	github.com/gomlx/compute v0.1.6
 	github.com/gomlx/go-xla v0.4.5
-	github.com/gomlx/gomlx v0.28.6
+	github.com/gomlx/gomlx v0.28.7
 	github.com/janpfeifer/gonb v0.11.5
 	golang.org/x/image v0.30.0
 	golang.org/x/sys v0.43.0
