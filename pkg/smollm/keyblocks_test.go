@@ -35,6 +35,49 @@ func TestKeyBlocksPlan(t *testing.T) {
 	}
 }
 
+// TestDiagonalPartsPlan checks diagonalParts and attentionPlan by hand:
+// each part's queries read the chunk's slots up to the last of them, and a
+// block is masked only where it holds a slot past the part's first query.
+func TestDiagonalPartsPlan(t *testing.T) {
+	defer func(v int) { minPartRows = v }(minPartRows)
+	minPartRows = 2
+	for _, c := range []struct {
+		name            string
+		n, c, start, sz int
+		want            []queryPart
+	}{
+		{"first chunk of 8 in 4 parts, blocks of 4", 8, 8, 0, 4, []queryPart{
+			{0, 2, []keyBlock{{0, 2, true}}},
+			{2, 4, []keyBlock{{0, 4, true}}},
+			{4, 6, []keyBlock{{0, 4, false}, {4, 6, true}}},
+			{6, 8, []keyBlock{{0, 4, false}, {4, 8, true}}},
+		}},
+		{"a chunk of 6 from slot 10: 3 parts of 2", 16, 6, 10, 100, []queryPart{
+			{0, 2, []keyBlock{{10, 12, true}}},
+			{2, 4, []keyBlock{{10, 14, true}}},
+			{4, 6, []keyBlock{{10, 16, true}}},
+		}},
+		{"blocks of one slot: those before a part's first query unmasked", 6, 6, 0, 1, []queryPart{
+			{0, 2, []keyBlock{{0, 1, false}, {1, 2, true}}},
+			{2, 4, []keyBlock{{0, 1, false}, {1, 2, false}, {2, 3, false}, {3, 4, true}}},
+			{4, 6, []keyBlock{{0, 1, false}, {1, 2, false}, {2, 3, false}, {3, 4, false}, {4, 5, false}, {5, 6, true}}},
+		}},
+		{"too small to split", 8, 3, 4, 4, nil},
+	} {
+		got := diagonalParts(c.n, c.c, c.start, c.sz)
+		if !slices.EqualFunc(got, c.want, func(a, b queryPart) bool { return a.lo == b.lo && a.hi == b.hi && slices.Equal(a.blocks, b.blocks) }) {
+			t.Errorf("%s: diagonalParts(%d, %d, %d, %d) = %v, want %v", c.name, c.n, c.c, c.start, c.sz, got, c.want)
+		}
+	}
+	shared, parts := attentionPlan(24, 8, 16, 8, true)
+	if !slices.Equal(shared, []keyBlock{{0, 8, false}, {8, 16, false}}) || len(parts) != 4 {
+		t.Errorf("attentionPlan(24, 8, 16, 8, causal) = %v, %v; want the 2 blocks before slot 16 shared, 4 parts", shared, parts)
+	}
+	if shared, parts := attentionPlan(10, 10, 0, 4, false); parts != nil || len(shared) != 3 {
+		t.Errorf("attentionPlan with an explicit mask = %v, %v; want keyBlocks' 3 masked blocks, no parts", shared, parts)
+	}
+}
+
 // TestKeyBlocksMatchWholeScores runs the same tokens through attention in
 // key blocks (online softmax), through the whole score tensor with the
 // division on the output, and through graph.Softmax as first written, and
@@ -74,8 +117,20 @@ func TestKeyBlocksMatchWholeScores(t *testing.T) {
 		l, s := decodeEach(t, m, cache, ids[n-tail:n], pos[n-tail:n], targets[n-tail:n])
 		return append(logits, l...), append(nll, s...)
 	}
-	defer func() { wholeScores, plainSoftmax = false, false }()
+	defer func() { wholeScores, plainSoftmax, minPartRows = false, false, 64 }()
 	blockLogits, blockNLL := runAll()
+
+	// The causal diagonal in query parts (diagonalParts), against one part.
+	minPartRows = max(1, chunk/maxDiagonalParts)
+	clear(m.execs) // minPartRows is read when a graph is built
+	partLogits, partNLL := runAll()
+	minPartRows = 64
+	clear(m.execs)
+	dl, dn := maxAbsDiff(partLogits, blockLogits), maxNLLDiff(partNLL, blockNLL)
+	t.Logf("the chunks' queries in parts of at least %d against one part: max |Δlogit| %.3g, max |ΔNLL| %.3g", max(1, chunk/maxDiagonalParts), dl, dn)
+	if dl > 5e-4 || dn > 1e-4 {
+		t.Errorf("query parts against one part: want the same logits and losses to float32 rounding (≤ 5e-4, ≤ 1e-4)")
+	}
 	for _, c := range []struct {
 		name  string
 		plain bool

@@ -121,8 +121,9 @@ func (m network) forward(scope *model.Scope, in stepIn) stepOut {
 	embed := weight(scope, in.tokens, "embed")                // [v, d]
 	x := graph.Gather(embed, graph.ExpandAxes(in.tokens, -1)) // [b, c, d]
 	mask := in.mask                                           // [b, c, n]: may query i read slot j
+	c := in.tokens.Shape().Dim(1)
 	if mask == nil {
-		c, n := in.tokens.Shape().Dim(1), in.cacheK[0].Shape().Dim(2)
+		n := in.cacheK[0].Shape().Dim(2)
 		mask = graph.Reshape(causalMask(in.start, c, in.cacheK), 1, c, n) // [1, c, n]
 	}
 	out := stepOut{}
@@ -136,6 +137,20 @@ func (m network) forward(scope *model.Scope, in stepIn) stepOut {
 			// no output uses.
 			_, k, v := m.keysValues(layer, h, in.positions, in.start, in.cacheK[i], in.cacheV[i]) // [b, k, n, e] ×2
 			out.cacheK, out.cacheV = append(out.cacheK, k), append(out.cacheV, v)
+			return out
+		}
+		if i == m.Layers-1 && in.targets == nil && m.observe == nil && in.rows != nil && in.rows.Shape().Dim(1) < c/2 && !allLastRows {
+			// Only a few rows' logits are asked for (the last, in a
+			// prefill): past the keys and values, which the cache keeps
+			// for every row, the last layer's attention, output and
+			// feed-forward matter only for those rows.
+			att, k, v := m.attentionAt(layer, h, in.positions, in.start, mask, in.rows, in.cacheK[i], in.cacheV[i]) // [b, r, d]
+			out.cacheK, out.cacheV = append(out.cacheK, k), append(out.cacheV, v)
+			x = graph.Add(gatherRows(x, in.rows), att)     // [b, r, d]: residual
+			h = m.rmsNorm(x, weight(layer, x, "ffn_norm")) // [b, r, d]
+			x = graph.Add(x, m.swiGLU(layer, h))           // [b, r, d]
+			x = m.rmsNorm(x, weight(scope, x, "out_norm")) // [b, r, d]
+			out.logits = linear(x, embed)                  // [b, r, v]
 			return out
 		}
 		att, k, v := m.attention(layer, h, in.positions, in.start, mask, in.mask == nil, in.cacheK[i], in.cacheV[i]) // [b, c, d]
@@ -202,23 +217,63 @@ func (m network) attention(scope *model.Scope, x, positions, start, mask *graph.
 	qScaled := graph.MulScalar(q, 1/math.Sqrt(float64(e))) // [b, k, g, c, e]: q/√e
 	var o *graph.Node
 	if m.keyBlock > 0 && m.start >= 0 && m.observe == nil && !wholeScores {
-		o = keyBlockAttention(qScaled, keys, values, mask, keyBlocks(n, c, m.start, m.keyBlock, causal)) // [b, k, g, c, e]
+		shared, parts := attentionPlan(n, c, m.start, m.keyBlock, causal)
+		o = keyBlockAttention(qScaled, keys, values, mask, shared, parts) // [b, k, g, c, e]
 	} else {
-		scores := graph.Einsum("bkgce,bkne->bkgcn", qScaled, keys)                                            // [b, k, g, c, n]: q·k/√e
-		allowed := graph.BroadcastToDims(graph.Reshape(mask, mask.Shape().Dim(0), 1, 1, c, n), b, k, g, c, n) // [b, k, g, c, n]
-		scores = graph.Where(allowed, scores, graph.Infinity(x.Graph(), x.DType(), -1))                       // [b, k, g, c, n]: −∞ where not allowed
-		top := graph.StopGradient(graph.ReduceAndKeep(scores, graph.ReduceMax, -1))                           // [b, k, g, c, 1]
-		exps := graph.Exp(graph.Sub(scores, top))                                                             // [b, k, g, c, n]: unnormalised weights
-		sum := graph.ReduceAndKeep(exps, graph.ReduceSum, -1)                                                 // [b, k, g, c, 1]
+		var observe func(weights *graph.Node)
 		if m.observe != nil {
-			m.observe(q, kNew, graph.Div(exps, sum)) // [b, k, g, c, n]: the attention weights
+			observe = func(weights *graph.Node) { m.observe(q, kNew, weights) }
 		}
-		o = graph.Div(graph.Einsum("bkgcn,bkne->bkgce", exps, values), sum) // [b, k, g, c, e]
+		o = wholeScoreAttention(qScaled, keys, values, mask, observe) // [b, k, g, c, e]
 	}
 	o = graph.Reshape(o, b, h, c, e)                                // [b, h, c, e]
 	o = graph.Reshape(graph.Transpose(o, 1, 2), b, c, h*e)          // [b, c, d]
 	return linear(o, weight(scope, x, "attn_output")), keys, values // [b, c, d]
 }
+
+// wholeScoreAttention returns softmax(q·kᵀ) v ([b, k, g, c, e]) for
+// queries q [b, k, g, c, e], already scaled by 1/√e, keys and values [b, k,
+// n, e] and mask [mb, c, n], from the whole score tensor [b, k, g, c, n];
+// observe, when set, gets the attention weights.
+func wholeScoreAttention(q, keys, values, mask *graph.Node, observe func(weights *graph.Node)) *graph.Node {
+	b, k, g, c := q.Shape().Dim(0), q.Shape().Dim(1), q.Shape().Dim(2), q.Shape().Dim(3)
+	n := keys.Shape().Dim(2)
+	scores := graph.Einsum("bkgce,bkne->bkgcn", q, keys)                                                  // [b, k, g, c, n]: q·k/√e
+	allowed := graph.BroadcastToDims(graph.Reshape(mask, mask.Shape().Dim(0), 1, 1, c, n), b, k, g, c, n) // [b, k, g, c, n]
+	scores = graph.Where(allowed, scores, graph.Infinity(q.Graph(), q.DType(), -1))                       // [b, k, g, c, n]: −∞ where not allowed
+	top := graph.StopGradient(graph.ReduceAndKeep(scores, graph.ReduceMax, -1))                           // [b, k, g, c, 1]
+	exps := graph.Exp(graph.Sub(scores, top))                                                             // [b, k, g, c, n]: unnormalised weights
+	sum := graph.ReduceAndKeep(exps, graph.ReduceSum, -1)                                                 // [b, k, g, c, 1]
+	if observe != nil {
+		observe(graph.Div(exps, sum)) // [b, k, g, c, n]: the attention weights
+	}
+	return graph.Div(graph.Einsum("bkgcn,bkne->bkgce", exps, values), sum) // [b, k, g, c, e]
+}
+
+// attentionAt is attention for the chunk's rows [b, r] only: every row's
+// keys and values go into the caches, but only those rows' queries read
+// them, through the whole scores [b, k, g, r, n] (r is small). It returns
+// the output [b, r, d] and the updated caches.
+func (m network) attentionAt(scope *model.Scope, x, positions, start, mask, rows, cacheK, cacheV *graph.Node) (out, keys, values *graph.Node) {
+	b, c := x.Shape().Dim(0), x.Shape().Dim(1)
+	h, k, e := m.Heads, m.KVHeads, m.HeadDim
+	r := rows.Shape().Dim(1)
+	q := graph.Reshape(linear(x, weight(scope, x, "attn_q")), b, c, h, e)           // [b, c, h, e]
+	q = m.rotate(graph.Transpose(q, 1, 2), positions)                               // [b, h, c, e]: rotated with the call's shared rotation
+	q = graph.Reshape(graph.Transpose(q, 1, 2), b, c, h*e)                          // [b, c, h·e]
+	q = graph.Transpose(graph.Reshape(gatherRows(q, rows), b, r, h, e), 1, 2)       // [b, h, r, e]
+	q = graph.MulScalar(graph.Reshape(q, b, k, h/k, r, e), 1/math.Sqrt(float64(e))) // [b, k, g, r, e]: q/√e
+	_, keys, values = m.keysValues(scope, x, positions, start, cacheK, cacheV)      // [b, k, n, e] ×2
+	n := keys.Shape().Dim(2)
+	maskAt := gatherRows(graph.BroadcastToDims(mask, b, c, n), rows)                  // [b, r, n]
+	o := wholeScoreAttention(q, keys, values, maskAt, nil)                            // [b, k, g, r, e]
+	o = graph.Reshape(graph.Transpose(graph.Reshape(o, b, h, r, e), 1, 2), b, r, h*e) // [b, r, d]
+	return linear(o, weight(scope, x, "attn_output")), keys, values                   // [b, r, d]
+}
+
+// allLastRows makes the last layer run every row of the chunk even when
+// only a few rows' logits are asked for: the tests compare the two.
+var allLastRows = false
 
 // plainSoftmax makes attention take the textbook route, as the model was
 // first written: the tests compare the two.

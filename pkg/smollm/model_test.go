@@ -109,6 +109,53 @@ func TestCacheMatchesPrefill(t *testing.T) {
 	}
 }
 
+// TestLastLayerOnlyAskedRows: when a call asks the logits of a few rows
+// and no losses, the last layer runs only those rows past its keys and
+// values (attentionAt). The logits must be those of the last layer run on
+// every row, and the cache the same, so decoding after it gives the same
+// logits too. Rows are asked in both chunks, one near the start of its
+// chunk (a mask row other than the last), and two in the second.
+func TestLastLayerOnlyAskedRows(t *testing.T) {
+	w := loadForTest(t)
+	g := readHFGolden(t)
+	n, tail := tokensFor(64, 16), 2
+	m, err := New(posgraph.Backend(), w, posenc.Scaling{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.ChunkSize = (n - tail) / 2
+	ids, pos := g.IDs[:n], positions(n)
+	rows := []int{2, m.ChunkSize + 1, n - tail - 1}
+	runRows := func() [][]float32 {
+		cache, err := m.NewCache(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logits, _, err := m.Forward(cache, ids[:n-tail], pos[:n-tail], rows, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := n - tail; i < n; i++ {
+			l, _, err := m.Forward(cache, ids[i:i+1], pos[i:i+1], []int{0}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			logits = append(logits, l...)
+		}
+		return logits
+	}
+	defer func() { allLastRows = false }()
+	asked := runRows()
+	allLastRows = true
+	clear(m.execs) // allLastRows is read when a graph is built
+	every := runRows()
+	d := maxAbsDiff(asked, every)
+	t.Logf("%d tokens in chunks of %d, logits of rows %v, then %d decoded: the last layer on those rows only against every row: max |Δlogit| %.3g", n-tail, m.ChunkSize, rows, tail, d)
+	if len(asked) != len(rows)+tail || d > 1e-4 {
+		t.Errorf("want %d rows of logits within 1e-4 of the last layer run on every row, got %d rows, max |Δlogit| %.3g", len(rows)+tail, len(asked), d)
+	}
+}
+
 // TestShiftedPositions: RoPE's scores depend only on m − n (lesson 4, §2),
 // so shifting every position id by the same offset leaves the logits as
 // they were, up to the rounding of larger angles.
