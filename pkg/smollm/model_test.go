@@ -83,22 +83,7 @@ func TestCacheMatchesPrefill(t *testing.T) {
 	m.ChunkSize = 8
 	chunked, _ := run(t, m, g.IDs, n)
 
-	cache, err := m.NewCache(n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids, pos := g.IDs[:n], positions(n)
-	stepped, _, err := m.Forward(cache, ids[:n-tail], pos[:n-tail], allRows(n-tail), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := n - tail; i < n; i++ {
-		l, _, err := m.Forward(cache, ids[i:i+1], pos[i:i+1], []int{0}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		stepped = append(stepped, l...)
-	}
+	stepped, cache := prefillThenDecode(t, m, g.IDs[:n], positions(n), allRows(n-tail), tail)
 	if cache.Len != n {
 		t.Errorf("cache holds %d positions after %d tokens", cache.Len, n)
 	}
@@ -126,34 +111,40 @@ func TestLastLayerOnlyAskedRows(t *testing.T) {
 	m.ChunkSize = (n - tail) / 2
 	ids, pos := g.IDs[:n], positions(n)
 	rows := []int{2, m.ChunkSize + 1, n - tail - 1}
-	runRows := func() [][]float32 {
-		cache, err := m.NewCache(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		logits, _, err := m.Forward(cache, ids[:n-tail], pos[:n-tail], rows, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := n - tail; i < n; i++ {
-			l, _, err := m.Forward(cache, ids[i:i+1], pos[i:i+1], []int{0}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			logits = append(logits, l...)
-		}
-		return logits
-	}
 	defer func() { allLastRows = false }()
-	asked := runRows()
+	asked, _ := prefillThenDecode(t, m, ids, pos, rows, tail)
 	allLastRows = true
 	clear(m.execs) // allLastRows is read when a graph is built
-	every := runRows()
+	every, _ := prefillThenDecode(t, m, ids, pos, rows, tail)
 	d := maxAbsDiff(asked, every)
 	t.Logf("%d tokens in chunks of %d, logits of rows %v, then %d decoded: the last layer on those rows only against every row: max |Δlogit| %.3g", n-tail, m.ChunkSize, rows, tail, d)
 	if len(asked) != len(rows)+tail || d > 1e-4 {
 		t.Errorf("want %d rows of logits within 1e-4 of the last layer run on every row, got %d rows, max |Δlogit| %.3g", len(rows)+tail, len(asked), d)
 	}
+}
+
+// prefillThenDecode runs ids into a fresh cache: all but the last tail in
+// one Forward asking the logits of rows, then the tail one token a call.
+// It returns those rows' logits, then each decoded token's, and the cache.
+func prefillThenDecode(t *testing.T, m *Model, ids, pos []int32, rows []int, tail int) ([][]float32, *Cache) {
+	t.Helper()
+	n := len(ids)
+	cache, err := m.NewCache(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logits, _, err := m.Forward(cache, ids[:n-tail], pos[:n-tail], rows, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := n - tail; i < n; i++ {
+		l, _, err := m.Forward(cache, ids[i:i+1], pos[i:i+1], []int{0}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logits = append(logits, l...)
+	}
+	return logits, cache
 }
 
 // TestShiftedPositions: RoPE's scores depend only on m − n (lesson 4, §2),
