@@ -14,7 +14,7 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: model model-golden model-experiments model-cells model-results model-bench help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test xla-notebooks bench test-browser lab-quick lab-results golden golden-check site
+.PHONY: model model-golden model-experiments model-cells model-results model-bench attention-bench help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test xla-notebooks bench test-browser lab-quick lab-results golden golden-check site
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -92,6 +92,9 @@ MODEL_BENCH_FLAGS ?=
 
 model-bench: model ## SmolLM2-135M in GoMLX on XLA CPU (and the Go backend at 128 tokens) against transformers + PyTorch, same weights, token ids and threads: prefill and decode tokens/s into cmd/model-bench/results.json (about 15 min on 2 cores: 1,020 s at load 2.5–4.5; MODEL_BENCH_FLAGS=--long adds a 16k-token prefill's time and peak memory)
 	dir=$$(scripts/xla-test.sh --plugin-dir) && MALLOC_ARENA_MAX=2 PJRT_PLUGIN_LIBRARY_PATH=$$dir $(GO) run ./cmd/model-bench $(MODEL_BENCH_FLAGS)
+
+attention-bench: ## SmolLM2-135M's attention alone for a 2,048-token prefill: XLA's (as the engine builds it), a C flash-attention prototype (AVX-512) and PyTorch's, side by side (about 3 min on 2 cores; not part of make test)
+	@scripts/model/attention-bench.sh
 
 test-browser: install site ## every notebook in headless chromium, in JupyterLab (its live controls driven) and in Notebook 6, and every page of the site (part of make test); screenshots in build/browser/
 	@bash scripts/install.sh --browser
