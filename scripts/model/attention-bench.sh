@@ -23,7 +23,7 @@ go test -c -o build/smollm.test ./pkg/smollm
 for round in $(seq "${ROUNDS:-2}"); do
 	echo "== round $round, $(date -u +%T), load $(cut -d' ' -f1-3 /proc/loadavg)"
 	PJRT_PLUGIN_LIBRARY_PATH=$plugin GOMLX_BACKEND=xla:cpu MALLOC_ARENA_MAX=2 \
-		build/smollm.test -test.run '^$' -test.bench AttentionPrefill -test.benchtime 3x | grep -E 'ns/op|best per'
+		build/smollm.test -test.run '^$' -test.bench AttentionPrefill -test.benchtime 5x | grep -E 'ns/op|best of'
 	OMP_NUM_THREADS=2 build/attention_kernel 2048 30 5 512
 	"$py" scripts/model/attention_sdpa.py 2048 30
 done
