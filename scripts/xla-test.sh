@@ -156,6 +156,11 @@ fi
 say "go test ./pkg/posgraph/... on xla:cpu ($dir)"
 "$GO" test -count=1 ./pkg/posgraph/...
 
+# The attention kernel inside XLA's graphs (it skips on a CPU without
+# AVX-512, where the model's attention stays GoMLX's own).
+say "go test ./pkg/cpuattention on xla:cpu ($dir)"
+"$GO" test -count=1 -v ./pkg/cpuattention 2>&1 | grep -E '^(--- |ok|FAIL|panic)|SKIP'
+
 # SmolLM2-135M against Hugging Face's logits, 512 tokens (make model fetched
 # it; the tests skip without it, and fail without it on CI). The
 # experiments behind lesson 11's cells take minutes more: make

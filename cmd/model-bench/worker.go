@@ -67,8 +67,8 @@ func runWorker(model, idsPath, tasks string, repeat, chunk, keyBlock int, stdout
 	}
 	m.KeyBlockSize = keyBlock
 	res := sideResult{Side: backend.Name(), LoadSeconds: time.Since(start).Seconds(),
-		Description: fmt.Sprintf("GoMLX %s, %s, float32, chunks of up to %d, key blocks of %d, GOMAXPROCS %s", backend.Name(), backend.Description(),
-			chunk, keyBlock, os.Getenv("GOMAXPROCS"))}
+		Description: fmt.Sprintf("GoMLX %s, %s, float32, chunks of up to %d, attention: %s, GOMAXPROCS %s", backend.Name(), backend.Description(),
+			chunk, m.Attention(), os.Getenv("GOMAXPROCS"))}
 	fmt.Fprintf(stderr, "%s: loaded in %.1f s\n", backend.Name(), res.LoadSeconds)
 	for _, t := range ts {
 		if t.tokens() > len(ids) {

@@ -24,9 +24,14 @@ package smollm
 // the square, 5/8 for 4. The slots before start, which every query reads
 // whole, are still read by all the chunk's queries at once, so the split
 // costs a slice of the running softmax per part and one concatenation.
-// Measured on XLA's CPU plugin (2-core Intel Xeon, idle, one process per
-// variant, alternating, best of 8 runs): a prefill of 2,048 tokens in
-// chunks of 512 took 2.90 s in 4 parts and 3.04 s in one.
+// Measured on XLA's CPU plugin (2-core Intel Xeon, idle, 5 pairs of
+// processes alternating, together with the last layer on the asked rows):
+// a prefill of 2,048 tokens in chunks of 512 ran a median 1.01× faster,
+// 512 tokens 1.07× (docs/performance.md).
+//
+// Where the backend runs cpuattention's kernel (XLA's CPU plugin on a CPU
+// with AVX-512), attention is the kernel's instead, and none of this is
+// built; key blocks are the route everywhere else.
 //
 // The blocks are unrolled in the graph: the cache's size is fixed in each
 // compiled graph, so their number is known as it is built. A graph.While

@@ -1,6 +1,7 @@
 package smollm
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -98,25 +99,8 @@ func TestKeyBlocksMatchWholeScores(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.ChunkSize, m.KeyBlockSize = chunk, block
-	ids, pos := g.IDs[:n], positions(n)
-	targets := append(append([]int32(nil), ids[1:n]...), -1)
-	runAll := func() ([][]float32, []float32) {
-		cache, err := m.NewCache(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var logits [][]float32
-		var nll []float32
-		for _, span := range [][2]int{{0, split}, {split, n - tail}} {
-			l, s, err := m.Forward(cache, ids[span[0]:span[1]], pos[span[0]:span[1]], allRows(span[1]-span[0]), targets[span[0]:span[1]])
-			if err != nil {
-				t.Fatal(err)
-			}
-			logits, nll = append(logits, l...), append(nll, s...)
-		}
-		l, s := decodeEach(t, m, cache, ids[n-tail:n], pos[n-tail:n], targets[n-tail:n])
-		return append(logits, l...), append(nll, s...)
-	}
+	ids := g.IDs[:n]
+	runAll := func() ([][]float32, []float32) { return runSplit(t, m, ids, split, tail) }
 	defer func() { wholeScores, plainSoftmax, minPartRows = false, false, 64 }()
 	blockLogits, blockNLL := runAll()
 
@@ -170,23 +154,48 @@ func TestKeyBlocksMatchWholeScores(t *testing.T) {
 	wholeScores = true
 	wholePad, wholePack := mask()
 	for i := range blockPad {
-		checkVariant(t, block, blockPad[i], wholePad[i])
+		checkVariant(t, fmt.Sprintf("key blocks of %d", block), "the whole scores", blockPad[i], wholePad[i])
 	}
 	for i := range blockPack {
-		checkVariant(t, block, blockPack[i], wholePack[i])
+		checkVariant(t, fmt.Sprintf("key blocks of %d", block), "the whole scores", blockPack[i], wholePack[i])
 	}
 }
 
+// runSplit runs ids through m from position 0 with every row's logits
+// and loss: the first split in one call, the rest but the last tail in
+// chunks, the last tail decoded one at a time.
+func runSplit(t *testing.T, m *Model, ids []int32, split, tail int) ([][]float32, []float32) {
+	t.Helper()
+	n := len(ids)
+	pos := positions(n)
+	targets := append(append([]int32(nil), ids[1:n]...), -1)
+	cache, err := m.NewCache(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logits [][]float32
+	var nll []float32
+	for _, span := range [][2]int{{0, split}, {split, n - tail}} {
+		l, s, err := m.Forward(cache, ids[span[0]:span[1]], pos[span[0]:span[1]], allRows(span[1]-span[0]), targets[span[0]:span[1]])
+		if err != nil {
+			t.Fatal(err)
+		}
+		logits, nll = append(logits, l...), append(nll, s...)
+	}
+	l, s := decodeEach(t, m, cache, ids[n-tail:n], pos[n-tail:n], targets[n-tail:n])
+	return append(logits, l...), append(nll, s...)
+}
+
 // checkVariant wants an experiment's variant to land as far from its
-// reference in key blocks as with the whole scores.
-func checkVariant(t *testing.T, block int, got, want Variant) {
+// reference by one route (gotRoute) as by another (wantRoute).
+func checkVariant(t *testing.T, gotRoute, wantRoute string, got, want Variant) {
 	t.Helper()
 	d := got.MaxDiff - want.MaxDiff
 	if d < 0 {
 		d = -d
 	}
 	if got.Name != want.Name || d > 5e-4 {
-		t.Errorf("%s: max |Δlogit| %.4g in key blocks of %d, %.4g with the whole scores (%s)", got.Name, got.MaxDiff, block, want.MaxDiff, want.Name)
+		t.Errorf("%s: max |Δlogit| %.4g by %s, %.4g by %s (%s)", got.Name, got.MaxDiff, gotRoute, want.MaxDiff, wantRoute, want.Name)
 	}
 }
 

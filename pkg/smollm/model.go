@@ -34,6 +34,7 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 
+	"github.com/posenc/course/pkg/cpuattention"
 	"github.com/posenc/course/pkg/posenc"
 	"github.com/posenc/course/pkg/posgraph"
 )
@@ -190,8 +191,10 @@ func (m network) keysValues(scope *model.Scope, x, positions, start, cacheK, cac
 // by posgraph's RoPE at their position ids; the chunk's keys and values are
 // written into the cache at slot start, and the queries read every slot the
 // mask allows; causal says the mask is causalMask's, which key blocks
-// need not build for the slots before the chunk (keyBlocks). It returns the
-// output and the updated caches.
+// need not build for the slots before the chunk (keyBlocks). Where the
+// backend runs cpuattention's kernel, the softmax and the values are the
+// kernel's, one operation; elsewhere they are GoMLX's, in key blocks. It
+// returns the output and the updated caches.
 func (m network) attention(scope *model.Scope, x, positions, start, mask *graph.Node, causal bool, cacheK, cacheV *graph.Node) (out, keys, values *graph.Node) {
 	b, c := x.Shape().Dim(0), x.Shape().Dim(1)
 	h, k, e := m.Heads, m.KVHeads, m.HeadDim
@@ -216,7 +219,9 @@ func (m network) attention(scope *model.Scope, x, positions, start, mask *graph.
 	}
 	qScaled := graph.MulScalar(q, 1/math.Sqrt(float64(e))) // [b, k, g, c, e]: q/√e
 	var o *graph.Node
-	if m.keyBlock > 0 && m.start >= 0 && m.observe == nil && !wholeScores {
+	if fast, ok := m.kernelAttention(qScaled, keys, values, mask); ok {
+		o = graph.Reshape(fast, b, k, g, c, e) // [b, k, g, c, e]
+	} else if m.keyBlock > 0 && m.start >= 0 && m.observe == nil && !wholeScores {
 		shared, parts := attentionPlan(n, c, m.start, m.keyBlock, causal)
 		o = keyBlockAttention(qScaled, keys, values, mask, shared, parts) // [b, k, g, c, e]
 	} else {
@@ -265,11 +270,33 @@ func (m network) attentionAt(scope *model.Scope, x, positions, start, mask, rows
 	q = graph.MulScalar(graph.Reshape(q, b, k, h/k, r, e), 1/math.Sqrt(float64(e))) // [b, k, g, r, e]: q/√e
 	_, keys, values = m.keysValues(scope, x, positions, start, cacheK, cacheV)      // [b, k, n, e] ×2
 	n := keys.Shape().Dim(2)
-	maskAt := gatherRows(graph.BroadcastToDims(mask, b, c, n), rows)                  // [b, r, n]
-	o := wholeScoreAttention(q, keys, values, maskAt, nil)                            // [b, k, g, r, e]
+	maskAt := gatherRows(graph.BroadcastToDims(mask, b, c, n), rows) // [b, r, n]
+	o, ok := m.kernelAttention(q, keys, values, maskAt)              // [b, h, r, e]
+	if ok {
+		o = graph.Reshape(o, b, k, h/k, r, e) // [b, k, g, r, e]
+	} else {
+		o = wholeScoreAttention(q, keys, values, maskAt, nil) // [b, k, g, r, e]
+	}
 	o = graph.Reshape(graph.Transpose(graph.Reshape(o, b, h, r, e), 1, 2), b, r, h*e) // [b, r, d]
 	return linear(o, weight(scope, x, "attn_output")), keys, values                   // [b, r, d]
 }
+
+// kernelAttention is softmax(q·kᵀ) v by cpuattention's kernel, for
+// queries q [b, k, g, c, e], already scaled, keys and values [b, k, n, e]
+// and mask [mb, c, n]: [b, h, c, e], and true, where the backend runs the
+// kernel (XLA's CPU plugin on a CPU with AVX-512; New switches it on);
+// false elsewhere, and for observed calls, which need the weights.
+func (m network) kernelAttention(q, keys, values, mask *graph.Node) (*graph.Node, bool) {
+	if m.observe != nil || wholeScores || graphAttention {
+		return nil, false
+	}
+	d := q.Shape().Dimensions
+	return cpuattention.Attention(graph.Reshape(q, d[0], d[1]*d[2], d[3], d[4]), keys, values, mask) // [b, h, c, e]
+}
+
+// graphAttention makes attention take GoMLX's operations (key blocks)
+// where the kernel could run: the tests compare the two.
+var graphAttention = false
 
 // allLastRows makes the last layer run every row of the chunk even when
 // only a few rows' logits are asked for: the tests compare the two.

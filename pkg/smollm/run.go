@@ -10,6 +10,7 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 
+	"github.com/posenc/course/pkg/cpuattention"
 	"github.com/posenc/course/pkg/posenc"
 	"github.com/posenc/course/pkg/posgraph"
 )
@@ -34,8 +35,9 @@ type Model struct {
 	// and the step in which a cache grows.
 	ChunkSize int
 	// KeyBlockSize is the most cache slots attention reads at a time
-	// (DefaultKeyBlockSize, keyblocks.go): a chunk of several queries
-	// reads its cache in blocks of this many slots.
+	// (DefaultKeyBlockSize, keyblocks.go) where it is GoMLX's operations:
+	// a chunk of several queries reads its cache in blocks of this many
+	// slots. The kernel (Attention) picks its own.
 	KeyBlockSize int
 	// Progress, when set, is called after each chunk of a Forward with the
 	// tokens done and the total.
@@ -58,6 +60,18 @@ type Model struct {
 	// call was compiled, after which it can no longer change.
 	precision *posenc.RoPEPrecision
 	ran       bool
+	// noKernel says why attention is not cpuattention's kernel on this
+	// backend; nil: it is.
+	noKernel error
+}
+
+// Attention says how the model's softmax and values run on its backend:
+// cpuattention's kernel, or GoMLX's operations in key blocks and why.
+func (m *Model) Attention() string {
+	if m.noKernel == nil {
+		return "cpuattention's kernel"
+	}
+	return fmt.Sprintf("GoMLX's operations in key blocks of %d (%v)", m.KeyBlockSize, m.noKernel)
 }
 
 // variant says which outputs a compiled call has besides the caches, and
@@ -109,7 +123,8 @@ func New(backend compute.Backend, w *Weights, sc posenc.Scaling) (*Model, error)
 		}
 	}
 	return &Model{Weights: w, RoPE: r, ChunkSize: DefaultChunkSize, KeyBlockSize: DefaultKeyBlockSize,
-		backend: backend, store: store, execs: map[variant]*model.Exec{}}, nil
+		backend: backend, store: store, execs: map[variant]*model.Exec{},
+		noKernel: cpuattention.Enable(backend)}, nil
 }
 
 // exec returns the compiled call of variant v (GoMLX compiles it again for
@@ -180,7 +195,7 @@ func (m *Model) WithScaling(sc posenc.Scaling) (*Model, error) {
 		return nil, err
 	}
 	out := &Model{Weights: m.Weights, RoPE: r, ChunkSize: m.ChunkSize, KeyBlockSize: m.KeyBlockSize, Progress: m.Progress,
-		backend: m.backend, store: m.store, wholeCapacity: m.wholeCapacity, precision: m.precision}
+		backend: m.backend, store: m.store, wholeCapacity: m.wholeCapacity, precision: m.precision, noKernel: m.noKernel}
 	if v, err := posgraph.NewRoPEVectors(r, dtypes.Float32); err == nil && m.precision == nil {
 		if m.shared == nil {
 			m.shared = map[variant]*model.Exec{}

@@ -11,14 +11,14 @@ import (
 // ResultPaths are the git pathspecs, relative to the repository root, of
 // the code and data that decide the long run's numbers: the model (its
 // attention in key blocks, its scoring and its rounding of RoPE
-// included), its reader and tokenizer, the course's RoPE (host tables and
+// included) and its attention kernel, its reader and tokenizer, the course's RoPE (host tables and
 // graph), this package and its command, and the texts. Tests and the
 // lesson's experiments (pkg/smollm/experiments.go) do not count.
 var ResultPaths = []string{
 	"pkg/posenc", "pkg/posgraph", "pkg/gguf", "pkg/bpe",
 	"pkg/smollm/model.go", "pkg/smollm/run.go", "pkg/smollm/weights.go",
 	"pkg/smollm/keyblocks.go", "pkg/smollm/score.go", "pkg/smollm/find.go",
-	"pkg/smollm/precision.go",
+	"pkg/smollm/precision.go", "pkg/cpuattention",
 	"pkg/smollm/longrun", "cmd/modelresults",
 	":(exclude)*_test.go", ":(exclude)**/testdata/**",
 	":(exclude)pkg/smollm/longrun/texts/SOURCES.md",
