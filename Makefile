@@ -93,7 +93,7 @@ MODEL_BENCH_FLAGS ?=
 model-bench: model ## SmolLM2-135M in GoMLX on XLA CPU (and the Go backend at 128 tokens) against transformers + PyTorch, same weights, token ids and threads: prefill and decode tokens/s into cmd/model-bench/results.json (about 15 min on 2 cores: 1,020 s at load 2.5–4.5; MODEL_BENCH_FLAGS=--long adds a 16k-token prefill's time and peak memory)
 	dir=$$(scripts/xla-test.sh --plugin-dir) && MALLOC_ARENA_MAX=2 PJRT_PLUGIN_LIBRARY_PATH=$$dir $(GO) run ./cmd/model-bench $(MODEL_BENCH_FLAGS)
 
-attention-bench: ## SmolLM2-135M's attention alone for a 2,048-token prefill: XLA's (as the engine builds it), a C flash-attention prototype (AVX-512) and PyTorch's, side by side (about 3 min on 2 cores; not part of make test)
+attention-bench: ## SmolLM2-135M's attention alone for a 2,048-token prefill: GoMLX's operations on XLA (key blocks), cpuattention's kernel inside XLA's graph (AVX-512) and PyTorch's sdpa, side by side (about 3 min on 2 cores; not part of make test)
 	@scripts/model/attention-bench.sh
 
 test-browser: install site ## every notebook in headless chromium, in JupyterLab (its live controls driven) and in Notebook 6, and every page of the site (part of make test); screenshots in build/browser/

@@ -9,23 +9,36 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 
+	"github.com/posenc/course/pkg/cpuattention"
 	"github.com/posenc/course/pkg/posgraph"
 )
 
 // BenchmarkAttentionPrefill times the model's attention alone, as a prefill
 // of 2,048 tokens in chunks of 512 runs it: for each chunk, 30 layers of
-// keyBlockAttention over the slots filled so far (the plan attention
-// builds: key blocks of 512, the causal diagonal in parts). Each layer's
+// attention over the slots filled so far, both ways the model runs it:
+// GoMLX's operations in the plan attention builds (keyBlockAttention, key
+// blocks of 512, the causal diagonal in parts), and cpuattention's kernel
+// where the backend runs it. Each layer's
 // queries, keys and values are the inputs shifted by a constant of the
 // layer and by a millionth of the mean of the layer before's output, so
 // that XLA can neither share work between layers nor run them side by side
 // (the model's layers run one after another; independent, they took twice
 // as long). One operation is the whole prefill's attention; it also logs
 // the best operation's time, chunk by chunk. scripts/model/attention-bench.sh runs it beside
-// PyTorch's scaled_dot_product_attention and a C kernel on the same shapes:
+// PyTorch's scaled_dot_product_attention on the same shapes:
 //
 //	PJRT_PLUGIN_LIBRARY_PATH=.tools/xla-cpu-test GOMLX_BACKEND=xla:cpu go test -run '^$' -bench AttentionPrefill ./pkg/smollm
 func BenchmarkAttentionPrefill(b *testing.B) {
+	b.Run("key-blocks", func(b *testing.B) { benchmarkAttentionPrefill(b, false) })
+	b.Run("kernel", func(b *testing.B) {
+		if err := cpuattention.Enable(posgraph.Backend()); err != nil {
+			b.Skip(err)
+		}
+		benchmarkAttentionPrefill(b, true)
+	})
+}
+
+func benchmarkAttentionPrefill(b *testing.B, kernel bool) {
 	const layers, chunk, tokens, block, heads, kvHeads, e = 30, 512, 2048, DefaultKeyBlockSize, 9, 3, 64
 	g := heads / kvHeads
 	r := rand.New(rand.NewPCG(1, 2))
@@ -55,7 +68,16 @@ func BenchmarkAttentionPrefill(b *testing.B) {
 				if o != nil {
 					shift = graph.Add(shift, graph.MulScalar(graph.ReduceAllMean(o), 1e-6)) // []
 				}
-				o = keyBlockAttention(graph.Add(q, shift), graph.Add(keys, shift), graph.Add(values, shift), mask, shared, parts) // [1, k, g, c, e]
+				qs, ks, vs := graph.Add(q, shift), graph.Add(keys, shift), graph.Add(values, shift)
+				if kernel {
+					fast, ok := cpuattention.Attention(graph.Reshape(qs, 1, heads, chunk, e), ks, vs, mask) // [1, h, c, e]
+					if !ok {
+						b.Fatal("cpuattention.Attention declined")
+					}
+					o = graph.Reshape(fast, 1, kvHeads, g, chunk, e) // [1, k, g, c, e]
+					continue
+				}
+				o = keyBlockAttention(qs, ks, vs, mask, shared, parts) // [1, k, g, c, e]
 			}
 			return o
 		})
