@@ -14,7 +14,7 @@ N ?=
 # solutions by check-exercises instead).
 TEST_PACKAGES = $$($(GO) list ./... | grep -Ev '/exercises(/|$$)')
 
-.PHONY: model model-golden model-experiments model-cells model-results model-bench attention-bench help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test xla-notebooks bench test-browser lab-quick lab-results golden golden-check site
+.PHONY: model model-golden model-experiments model-cells model-results model-bench attention-bench dense-bench help lab test check unit install fmt vet gotest check-exercises mutation check-notebooks run-notebooks notebooks check-node lint-docker actionlint xla xla-test xla-notebooks bench test-browser lab-quick lab-results golden golden-check site
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 18
@@ -90,8 +90,11 @@ bench: ## Go benchmarks and the textbook numpy code side by side (cmd/bench/resu
 # (docs/performance.md).
 MODEL_BENCH_FLAGS ?=
 
-model-bench: model ## SmolLM2-135M in GoMLX on XLA CPU (and the Go backend at 128 tokens) against transformers + PyTorch, same weights, token ids and threads: prefill and decode tokens/s into cmd/model-bench/results.json (about 15 min on 2 cores: 1,020 s at load 2.5–4.5; MODEL_BENCH_FLAGS=--long adds a 16k-token prefill's time and peak memory)
+model-bench: model ## SmolLM2-135M in GoMLX on XLA CPU (and the Go backend at 128 tokens) against transformers + PyTorch, same weights, token ids and threads: prefill and decode tokens/s, paired round by round, into cmd/model-bench/results.json (about 20 min on 2 cores; MODEL_BENCH_FLAGS=--long adds a 16k-token prefill's time and peak memory)
 	dir=$$(scripts/xla-test.sh --plugin-dir) && MALLOC_ARENA_MAX=2 PJRT_PLUGIN_LIBRARY_PATH=$$dir $(GO) run ./cmd/model-bench $(MODEL_BENCH_FLAGS)
+
+dense-bench: ## SmolLM2-135M's matrix products alone (30 layers, no attention) at 128 and 512 tokens: GoMLX on XLA CPU (YNNPACK's dots) against PyTorch (MKL), side by side (about 2 min on 2 cores; not part of make test)
+	@scripts/model/dense-bench.sh
 
 attention-bench: ## SmolLM2-135M's attention alone for a 2,048-token prefill: GoMLX's operations on XLA (key blocks), cpuattention's kernel inside XLA's graph (AVX-512) and PyTorch's sdpa, side by side (about 3 min on 2 cores; not part of make test)
 	@scripts/model/attention-bench.sh

@@ -17,6 +17,13 @@
 // untimed (GoMLX compiles its graphs then) and --repeat times timed. A
 // side's figure is its minimum over all those runs, the run least
 // disturbed by other work on the machine, and ratios are ratios of minima.
+// Each row also pairs the sides round by round (XLA's minimum in a round
+// against PyTorch's in the same round) and prints the median and range of
+// those paired ratios: this machine's speed drifts by more than the gap
+// between the sides within minutes, and two minima taken minutes apart can
+// each come from a faster minute. The goal, XLA at least 1.0× PyTorch on
+// prefill at 512 and 2,048 tokens (the sizes the real-model issue names),
+// must hold both on minima and on the median of the pairs.
 // The Python side is scripts/model/model_bench_torch.py in the hash-locked
 // environment scripts/model/env.sh installs (transformers, torch, gguf).
 //
@@ -97,7 +104,7 @@ func parseFlags(args []string) (config, error) {
 	c := config{args: args}
 	fs := flag.NewFlagSet("model-bench", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.IntVar(&c.rounds, "rounds", 2, "processes per side, the sides' order alternating")
+	fs.IntVar(&c.rounds, "rounds", 5, "processes per side, the sides' order alternating")
 	fs.IntVar(&c.repeat, "repeat", 3, "timed runs of each task per process, after an untimed one")
 	fs.IntVar(&c.threads, "threads", runtime.NumCPU(), "threads of every side (at most the cores)")
 	tasks := fs.String("tasks", defaultTasks, "tasks of XLA and PyTorch: prefill:N, decode:D@P, memory:N")
@@ -153,12 +160,13 @@ func parseFlags(args []string) (config, error) {
 	return c, nil
 }
 
-const usage = `usage: model-bench [--rounds 2] [--repeat 3] [--threads N] [--tasks LIST] [--go-tasks LIST]
+const usage = `usage: model-bench [--rounds 5] [--repeat 3] [--threads N] [--tasks LIST] [--go-tasks LIST]
                    [--sides xla,torch,go] [--chunk 512] [--key-block 512] [--long] [--python PATH] [--json FILE] [--note TEXT]
 
 Times SmolLM2-135M-Instruct in GoMLX (XLA CPU, pure-Go backend) against
 transformers + PyTorch on the CPU, same weights, token ids and threads, and
-prints one table of tokens/s (minimum time over every run) with the ratios.
+prints one table of tokens/s (minimum time over every run) with the ratios,
+and the ratios paired round by round (median, range).
 Tasks: prefill:N, decode:D@P (D tokens after a prompt of P), memory:N.
 `
 
@@ -280,7 +288,7 @@ func measure(c config, log io.Writer) (*results, error) {
 				if err := json.Unmarshal(out, &sr); err != nil {
 					return nil, fmt.Errorf("%s printed %q: %v", sideNames[side], out, err)
 				}
-				sr.OMPWaitPolicy = policy
+				sr.OMPWaitPolicy, sr.Round = policy, r
 				byRound[side] = append(byRound[side], sr)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -66,7 +67,47 @@ type row struct {
 	// Ratios of tokens/s (of minimum times), against PyTorch.
 	XLAOverTorch float64 `json:"xla_over_torch,omitempty"`
 	GoOverTorch  float64 `json:"go_over_torch,omitempty"`
+	// XLAOverTorchByRound pairs the sides round by round: in each round,
+	// XLA's process's minimum against the better of PyTorch's two
+	// processes' minima, as a ratio of tokens/s. The machine's speed
+	// drifts from minute to minute, and a pair measured minutes apart
+	// shares more of it than two minima over the whole run do.
+	XLAOverTorchByRound []float64 `json:"xla_over_torch_by_round,omitempty"`
 }
+
+// pairedText sums up the paired ratios: their median, their range and in
+// how many rounds XLA was ahead ("–" when there are none).
+func (rw row) pairedText() string {
+	ps := rw.XLAOverTorchByRound
+	if len(ps) == 0 {
+		return "–"
+	}
+	ahead := 0
+	for _, p := range ps {
+		if p >= 1 {
+			ahead++
+		}
+	}
+	return fmt.Sprintf("%.2f× (%.2f–%.2f×), ahead in %d of %d", median(ps), slices.Min(ps), slices.Max(ps), ahead, len(ps))
+}
+
+// median is the middle of xs, or the mean of the two middle values.
+func median(xs []float64) float64 {
+	s := slices.Sorted(slices.Values(xs))
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// goalPrefills are the prompt lengths the goal is judged on: the prefill
+// sizes the real-model issue names (512 and 2,048 tokens). The other
+// prefill rows (128 tokens) are measured and printed the same way, but a
+// prompt that short spends most of its time in the matrix products, XLA's
+// dot library against PyTorch's, which no code of this course runs
+// (docs/performance.md, "Short prompts").
+var goalPrefills = []int{512, 2048}
 
 // cell is one side's figures for one task.
 type cell struct {
@@ -94,8 +135,10 @@ func newResults(c config, model string) *results {
 		TokenIDs: "pkg/lab/corpus/go-docs.txt from its start, tokenized by pkg/bpe from the GGUF's vocabulary; " +
 			"the same ids on every side",
 		Method: "each side in processes of its own, the sides' order alternating by round; per process each task " +
-			"once untimed, then repeat times timed; a side's figure is its minimum time over all runs",
-		Goal:    "GoMLX on XLA CPU at least 1.0× PyTorch's tokens/s on prefill",
+			"once untimed, then repeat times timed; a side's figure is its minimum time over all runs; " +
+			"paired: in each round, XLA's minimum against PyTorch's (the better of its two processes)",
+		Goal: "GoMLX on XLA CPU at least 1.0× PyTorch's tokens/s on prefill at 512 and 2,048 tokens, " +
+			"both as a ratio of minima and as the median of the rounds' paired ratios",
 		start:   time.Now(),
 		Started: time.Now().UTC().Format(time.RFC3339),
 		Machine: machineInfo{CPU: machine.CPUModel(), Cores: runtime.NumCPU(), GoVersion: runtime.Version(), LoadBefore: machine.LoadText()},
@@ -179,8 +222,10 @@ func (r *results) finish(c config, byRound map[string][]sideResult) {
 		if torch := rw.Cells[sideTorch]; torch != nil && t.Kind != "memory" {
 			if x := rw.Cells[sideXLA]; x != nil {
 				rw.XLAOverTorch = x.TokensPerSecond / torch.TokensPerSecond
-				if t.Kind == "prefill" {
-					met := rw.XLAOverTorch >= 1 && (r.GoalMet == nil || *r.GoalMet)
+				rw.XLAOverTorchByRound = pairedRatios(rw.Task, byRound[sideXLA], byRound[sideTorch])
+				if t.Kind == "prefill" && slices.Contains(goalPrefills, t.Prompt) {
+					paired := len(rw.XLAOverTorchByRound) > 0 && median(rw.XLAOverTorchByRound) >= 1
+					met := rw.XLAOverTorch >= 1 && paired && (r.GoalMet == nil || *r.GoalMet)
 					r.GoalMet = &met
 				}
 			}
@@ -192,6 +237,34 @@ func (r *results) finish(c config, byRound map[string][]sideResult) {
 	}
 }
 
+// pairedRatios returns, for each round in which both sides ran task, the
+// ratio of tokens/s of XLA's minimum in that round to PyTorch's (the better
+// of its processes in that round), in the order of the rounds.
+func pairedRatios(task string, xla, torch []sideResult) []float64 {
+	minimum := func(runs []sideResult) map[int]float64 {
+		m := map[int]float64{}
+		for _, sr := range runs {
+			for _, tr := range sr.Tasks {
+				if tr.Task != task || len(tr.Seconds) == 0 {
+					continue
+				}
+				if old, ok := m[sr.Round]; !ok || slices.Min(tr.Seconds) < old {
+					m[sr.Round] = slices.Min(tr.Seconds)
+				}
+			}
+		}
+		return m
+	}
+	x, p := minimum(xla), minimum(torch)
+	var out []float64
+	for _, round := range slices.Sorted(maps.Keys(x)) {
+		if t, ok := p[round]; ok {
+			out = append(out, t/x[round]) // tokens/s: the inverse of the times
+		}
+	}
+	return out
+}
+
 // printTable writes the table: tokens/s of each side, the ratios to
 // PyTorch, and each side's peak memory; memory rows give seconds and MiB.
 func printTable(w io.Writer, r *results) {
@@ -199,7 +272,7 @@ func printTable(w io.Writer, r *results) {
 		"(PyTorch: %d processes, half with OMP_WAIT_POLICY=PASSIVE); × torch: ratio of tokens/s\n",
 		r.Threads, r.Rounds, r.Repeat, 2*r.Rounds)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "task\t%s\t%s\t× torch\t%s\t× torch\tpeak MiB (XLA / torch / Go)\t\n", sideNames[sideXLA], sideNames[sideTorch], sideNames[sideGo])
+	fmt.Fprintf(tw, "task\t%s\t%s\t× torch\tpaired by round: median (range)\t%s\t× torch\tpeak MiB (XLA / torch / Go)\t\n", sideNames[sideXLA], sideNames[sideTorch], sideNames[sideGo])
 	for _, rw := range r.Rows {
 		val := func(side string) string {
 			cl := rw.Cells[side]
@@ -223,8 +296,8 @@ func printTable(w io.Writer, r *results) {
 			}
 			return "–"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s / %s / %s\t\n", rw.Label, val(sideXLA), val(sideTorch), ratio(rw.XLAOverTorch),
-			val(sideGo), ratio(rw.GoOverTorch), mem(sideXLA), mem(sideTorch), mem(sideGo))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s / %s / %s\t\n", rw.Label, val(sideXLA), val(sideTorch), ratio(rw.XLAOverTorch),
+			rw.pairedText(), val(sideGo), ratio(rw.GoOverTorch), mem(sideXLA), mem(sideTorch), mem(sideGo))
 	}
 	tw.Flush()
 	for _, s := range r.Sides {

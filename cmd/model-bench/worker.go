@@ -24,6 +24,8 @@ type sideResult struct {
 	// OMPWaitPolicy is the OMP_WAIT_POLICY PyTorch ran with ("": its
 	// default), set by the parent.
 	OMPWaitPolicy string `json:"-"`
+	// Round is the round the process ran in, from 0, set by the parent.
+	Round int `json:"-"`
 }
 
 // taskResult is one task's timings in one process.
