@@ -90,7 +90,7 @@ bench: ## Go benchmarks and the textbook numpy code side by side (cmd/bench/resu
 # (docs/performance.md).
 MODEL_BENCH_FLAGS ?=
 
-model-bench: model ## SmolLM2-135M in GoMLX on XLA CPU (and the Go backend at 128 tokens) against transformers + PyTorch, same weights, token ids and threads: prefill and decode tokens/s, paired round by round, into cmd/model-bench/results.json (about 20 min on 2 cores; MODEL_BENCH_FLAGS=--long adds a 16k-token prefill's time and peak memory)
+model-bench: model ## SmolLM2-135M in GoMLX on XLA CPU (and the Go backend at 128 tokens) against transformers + PyTorch, same weights, token ids and threads: prefill and decode tokens/s, paired round by round, into cmd/model-bench/results.json (about 15 min on 2 cores; MODEL_BENCH_FLAGS=--long adds a 16k-token prefill's time and peak memory, about 4 min)
 	dir=$$(scripts/xla-test.sh --plugin-dir) && MALLOC_ARENA_MAX=2 PJRT_PLUGIN_LIBRARY_PATH=$$dir $(GO) run ./cmd/model-bench $(MODEL_BENCH_FLAGS)
 
 dense-bench: ## SmolLM2-135M's matrix products alone (30 layers, no attention) at 128 and 512 tokens: GoMLX on XLA CPU (YNNPACK's dots) against PyTorch (MKL), side by side (about 2 min on 2 cores; not part of make test)

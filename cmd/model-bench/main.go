@@ -27,8 +27,8 @@
 // The Python side is scripts/model/model_bench_torch.py in the hash-locked
 // environment scripts/model/env.sh installs (transformers, torch, gguf).
 //
-//	go run ./cmd/model-bench              # about 15 min on 2 cores (1,020 s at load 2.5–4.5); table + cmd/model-bench/results.json
-//	go run ./cmd/model-bench --long       # also prefill 16,384 once per side, time and peak memory (about 15 min more)
+//	go run ./cmd/model-bench              # about 15 min on 2 idle cores (5 rounds); table + cmd/model-bench/results.json
+//	go run ./cmd/model-bench --long       # also prefill 16,384 once per side, time and peak memory (about 4 min more: 1,122 s in all)
 //	go run ./cmd/model-bench --tasks prefill:64,decode:8@64 --go-tasks prefill:16 --rounds 1 --repeat 1 --json ""
 //
 // XLA's CPU plugin must be installed where go-xla finds it (make xla, or

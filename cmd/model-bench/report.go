@@ -124,7 +124,7 @@ type cell struct {
 
 // benchCode is what decides the numbers: a change to it after a run makes
 // the run's JSON stale.
-var benchCode = []string{"cmd/model-bench", "scripts/model/model_bench_torch.py", "scripts/model/requirements.txt",
+var benchCode = []string{"cmd/model-bench", "scripts/model/model_bench_torch.py", "scripts/model/requirements.txt", "pkg/cpuattention",
 	"pkg/smollm", "pkg/gguf", "pkg/bpe", "pkg/posgraph", "pkg/posenc", "go.mod", "go.sum"}
 
 func newResults(c config, model string) *results {
