@@ -94,10 +94,10 @@ model-bench: model ## SmolLM2-135M in GoMLX on XLA CPU (and the Go backend at 12
 	dir=$$(scripts/xla-test.sh --plugin-dir) && MALLOC_ARENA_MAX=2 PJRT_PLUGIN_LIBRARY_PATH=$$dir $(GO) run ./cmd/model-bench $(MODEL_BENCH_FLAGS)
 
 dense-bench: ## SmolLM2-135M's matrix products alone (30 layers, no attention) at 128 and 512 tokens: GoMLX on XLA CPU (YNNPACK's dots) against PyTorch (MKL), side by side (about 2 min on 2 cores; not part of make test)
-	@scripts/model/dense-bench.sh
+	@scripts/model/parts-bench.sh dense
 
 attention-bench: ## SmolLM2-135M's attention alone for a 2,048-token prefill: GoMLX's operations on XLA (key blocks), cpuattention's kernel inside XLA's graph (AVX-512) and PyTorch's sdpa, side by side (about 3 min on 2 cores; not part of make test)
-	@scripts/model/attention-bench.sh
+	@scripts/model/parts-bench.sh attention
 
 test-browser: install site ## every notebook in headless chromium, in JupyterLab (its live controls driven) and in Notebook 6, and every page of the site (part of make test); screenshots in build/browser/
 	@bash scripts/install.sh --browser

@@ -24,7 +24,7 @@ import (
 // that XLA can neither share work between layers nor run them side by side
 // (the model's layers run one after another; independent, they took twice
 // as long). One operation is the whole prefill's attention; it also logs
-// the best operation's time, chunk by chunk. scripts/model/attention-bench.sh runs it beside
+// the best operation's time, chunk by chunk. scripts/model/parts-bench.sh attention runs it beside
 // PyTorch's scaled_dot_product_attention on the same shapes:
 //
 //	PJRT_PLUGIN_LIBRARY_PATH=.tools/xla-cpu-test GOMLX_BACKEND=xla:cpu go test -run '^$' -bench AttentionPrefill ./pkg/smollm

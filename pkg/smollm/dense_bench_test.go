@@ -21,7 +21,7 @@ import (
 // random, of the model's shapes. This is what XLA's dot library (YNNPACK
 // in this plugin) does against PyTorch's (MKL), apart from attention:
 // scripts/model/dense_torch.py runs the same layers in PyTorch and
-// scripts/model/dense-bench.sh runs both side by side:
+// scripts/model/parts-bench.sh dense runs both side by side:
 //
 //	PJRT_PLUGIN_LIBRARY_PATH=.tools/xla-cpu-test GOMLX_BACKEND=xla:cpu go test -run '^$' -bench DenseLayers ./pkg/smollm
 func BenchmarkDenseLayers(b *testing.B) {

@@ -4,7 +4,7 @@ Times torch.nn.functional.scaled_dot_product_attention (its flash kernel on
 the CPU) over LAYERS layers of causal attention on TOKENS tokens, 9 query
 heads and 3 key/value heads of dimension 64, float32, 2 threads, the best of
 5: once with the keys repeated to 9 heads, as transformers' repeat_kv does,
-once with enable_gqa. scripts/model/attention-bench.sh runs it beside the C
+once with enable_gqa. scripts/model/parts-bench.sh attention runs it beside the C
 kernel and XLA's attention.
 
 Usage: attention_sdpa.py [TOKENS 2048] [LAYERS 30]

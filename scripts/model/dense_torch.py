@@ -5,7 +5,7 @@ query, key and value projections, the output projection (reading the queries
 plus the keys and values repeated, attention's stand-in), RMSNorm and SwiGLU,
 the residual carried from layer to layer, random weights of the model's
 shapes, float32, 2 threads, the best of REPS runs after 2 untimed ones.
-scripts/model/dense-bench.sh runs it beside GoMLX on XLA.
+scripts/model/parts-bench.sh dense runs it beside GoMLX on XLA.
 
 Usage: dense_torch.py [TOKENS 128] [REPS 10]
 """
