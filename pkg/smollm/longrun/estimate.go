@@ -15,30 +15,24 @@ type Cost struct {
 	PerToken, PerPair, PerHeadRow float64
 }
 
-// BenchCost is the cost on this project's machine (2 cores of an AMD
-// EPYC, XLA CPU, float32) fitted to cmd/model-bench's committed XLA rows,
-// prefill 512 in 1.43 s and 2,048 in 11.5 s with the engine of then, whose
-// chunks read the whole capacity (262,144 and 4,194,304 pairs): 1.85 ms a
-// token and 1.85 µs a pair. That run shared the cores (load 2.5–4.5), so an
-// idle machine is faster. A head row (49,152 × 576 multiply-adds) is
-// counted at the token's rate of multiply-adds, 0.5 ms.
-//
-// Attention in key blocks (smollm's keyblocks.go) then made a pair cheaper
-// by the factor keyBlockPairFactor, measured apart from the fit; the
-// token's and the head row's costs are as fitted.
-var BenchCost = Cost{PerToken: 1.85e-3, PerPair: 1.85e-6 * keyBlockPairFactor, PerHeadRow: 0.5e-3}
+// BenchCost is the cost on this project's machine (2 cores of an Intel
+// Xeon, XLA CPU, float32, the engine with cpuattention's kernel) fitted to
+// cmd/model-bench's committed XLA rows (commit df74c12, idle): prefill 512
+// in 0.507 s and 2,048 in 2.526 s in chunks of 512, each the median of its
+// 15 runs, not the minimum, as a long run goes at the machine's usual speed
+// rather than its best. Their chunks read the slots up to their last query
+// (forwardWork: 262,144 and 2,621,440 pairs), which gives 0.827 ms a token
+// and 0.318 µs a pair. A head row (49,152 × 576 multiply-adds) is counted
+// at the token's rate of multiply-adds (106 million a token, over the 30
+// layers' seven matrices): 0.221 ms. The whole grid then comes to about an
+// hour; the committed run took 64 min (TestEstimateMatchesCommittedRun).
+var BenchCost = Cost{PerToken: perToken, PerPair: 0.318e-6, PerHeadRow: perToken * headRowMACs / tokenMACs}
 
-// keyBlockPairFactor is a pair's cost in key blocks of 512 over its cost
-// with the whole score tensor: cmd/model-bench --worker built from both
-// engines and run alternately on XLA CPU, prefill 8,192 tokens in chunks
-// of 512 (35.7 million pairs), 4 timed runs a side in 2 processes each,
-// minimum against minimum: 74.8 s and 59.0 s. With the token's cost the
-// same on both (2.33 ms, fitted to the whole-score engine's 8.87 s at
-// 2,048 tokens and its 74.8 s at 8,192), a pair took 1.56 µs and 1.12 µs.
-// The machine was shared then (another job training on both cores, load
-// 5–8), so only the ratio is used. At 2,048 tokens, where a chunk reads
-// at most 4 blocks, the gain was within the noise (8.87 s and 8.31 s).
-const keyBlockPairFactor = 0.72
+const (
+	perToken    = 0.827e-3
+	tokenMACs   = 30 * (576*(576+192+192+576) + 3*576*1536) // the 30 layers' q, k, v, o, gate, up and down
+	headRowMACs = 49152 * 576
+)
 
 // Duration is w's time at cost c.
 func (w Work) Duration(c Cost) time.Duration {

@@ -1,6 +1,7 @@
 package longrun
 
 import (
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -43,4 +44,32 @@ func TestWorkLeft(t *testing.T) {
 	if d := c.Work().Duration(BenchCost); d < time.Minute || d > 24*time.Hour {
 		t.Errorf("the whole grid is estimated at %v", d)
 	}
+}
+
+// TestEstimateMatchesCommittedRun checks the time the run prints at its
+// start against the committed run that made every cell in one go: within
+// a factor of 1.5 either way. An engine made faster or slower without
+// BenchCost re-fitted to its bench fails it (the estimate once said 3 h 40
+// min for a run of 64 min).
+func TestEstimateMatchesCommittedRun(t *testing.T) {
+	runs, err := Store{Dir: filepath.Join(root, committedDir)}.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var whole *RunRecord
+	for i := range runs {
+		if runs[i].CellsKept == 0 && runs[i].CellsRun > 0 && runs[i].Config.Window == DefaultConfig().Window {
+			whole = &runs[i]
+		}
+	}
+	if whole == nil {
+		t.Skipf("%s records no run that made every cell at once", committedDir)
+	}
+	est := whole.Config.Work().Duration(BenchCost)
+	took := time.Duration(whole.WallSeconds * float64(time.Second))
+	if r := est.Seconds() / took.Seconds(); r < 1/1.5 || r > 1.5 {
+		t.Errorf("the whole grid is estimated at %v; the committed run (commit %.7s) took %v, %.2f times the estimate: re-fit BenchCost to the committed make model-bench run",
+			est.Round(time.Minute), whole.Commit, took.Round(time.Minute), 1/r)
+	}
+	t.Logf("estimated %v, the committed run took %v", est.Round(time.Minute), took.Round(time.Minute))
 }

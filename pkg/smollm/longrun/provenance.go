@@ -13,7 +13,8 @@ import (
 // attention in key blocks, its scoring and its rounding of RoPE
 // included) and its attention kernel, its reader and tokenizer, the course's RoPE (host tables and
 // graph), this package and its command, and the texts. Tests and the
-// lesson's experiments (pkg/smollm/experiments.go) do not count.
+// lesson's experiments (pkg/smollm/experiments.go) do not count, nor do
+// the run's time estimate (estimate.go) and this list itself.
 var ResultPaths = []string{
 	"pkg/posenc", "pkg/posgraph", "pkg/gguf", "pkg/bpe",
 	"pkg/smollm/model.go", "pkg/smollm/run.go", "pkg/smollm/weights.go",
@@ -22,6 +23,7 @@ var ResultPaths = []string{
 	"pkg/smollm/longrun", "cmd/modelresults",
 	":(exclude)*_test.go", ":(exclude)**/testdata/**",
 	":(exclude)pkg/smollm/longrun/texts/SOURCES.md",
+	":(exclude)pkg/smollm/longrun/estimate.go", ":(exclude)pkg/smollm/longrun/provenance.go",
 }
 
 // Provenance says where a cell or a run came from.
