@@ -16,7 +16,7 @@
 // plugin's FFI extension, and the graph calls it as a typed-FFI custom
 // call. GoMLX v0.28 and go-xla v0.4.5 have no public way to add a custom
 // call to a graph, so Attention answers GoMLX's fused-attention node with
-// that custom call, through go-xla's own unexported emitter (backend.go).
+// that custom call, through go-xla's own unexported emitter (customcall.go).
 // Where any of that is not there (another backend, another CPU, another
 // plugin), Enable says why, and Attention reports false so that the caller
 // builds attention from GoMLX's operations instead.

@@ -175,14 +175,10 @@ func (m network) forward(scope *model.Scope, in stepIn) stepOut {
 // keysValues returns the chunk's rotated keys kNew [b, k, c, e], and the
 // caches with its keys and values written at slot start ([b, k, n, e]).
 func (m network) keysValues(scope *model.Scope, x, positions, start, cacheK, cacheV *graph.Node) (kNew, keys, values *graph.Node) {
-	b, c := x.Shape().Dim(0), x.Shape().Dim(1)
 	k, e := m.KVHeads, m.HeadDim
-	heads := func(y *graph.Node) *graph.Node { // [b, c, k·e] → [b, k, c, e]
-		return graph.Transpose(graph.Reshape(y, b, c, k, e), 1, 2)
-	}
-	kNew = m.rotate(heads(linear(x, weight(scope, x, "attn_k"))), positions)      // [b, k, c, e]
-	vNew := heads(linear(x, weight(scope, x, "attn_v")))                          // [b, k, c, e]
-	return kNew, writeSlots(cacheK, kNew, start), writeSlots(cacheV, vNew, start) // [b, k, c, e], [b, k, n, e] ×2
+	kNew = m.rotate(splitHeads(linear(x, weight(scope, x, "attn_k")), k, e), positions) // [b, k, c, e]
+	vNew := splitHeads(linear(x, weight(scope, x, "attn_v")), k, e)                     // [b, k, c, e]
+	return kNew, writeSlots(cacheK, kNew, start), writeSlots(cacheV, vNew, start)       // [b, k, c, e], [b, k, n, e] ×2
 }
 
 // attention is grouped-query self-attention (Ainslie et al. 2023, "GQA",
@@ -199,11 +195,8 @@ func (m network) attention(scope *model.Scope, x, positions, start, mask *graph.
 	b, c := x.Shape().Dim(0), x.Shape().Dim(1)
 	h, k, e := m.Heads, m.KVHeads, m.HeadDim
 	g := h / k
-	heads := func(y *graph.Node, n int) *graph.Node { // [b, c, n·e] → [b, n, c, e]
-		return graph.Transpose(graph.Reshape(y, b, c, n, e), 1, 2)
-	}
-	q := m.rotate(heads(linear(x, weight(scope, x, "attn_q")), h), positions)      // [b, h, c, e]
-	kNew, keys, values := m.keysValues(scope, x, positions, start, cacheK, cacheV) // [b, k, c, e], [b, k, n, e] ×2
+	q := m.rotate(splitHeads(linear(x, weight(scope, x, "attn_q")), h, e), positions) // [b, h, c, e]
+	kNew, keys, values := m.keysValues(scope, x, positions, start, cacheK, cacheV)    // [b, k, c, e], [b, k, n, e] ×2
 
 	// Each group of g query heads reads one key/value head: query head
 	// kv·g + i is row i of group kv.
@@ -231,9 +224,20 @@ func (m network) attention(scope *model.Scope, x, positions, start, mask *graph.
 		}
 		o = wholeScoreAttention(qScaled, keys, values, mask, observe) // [b, k, g, c, e]
 	}
-	o = graph.Reshape(o, b, h, c, e)                                // [b, h, c, e]
-	o = graph.Reshape(graph.Transpose(o, 1, 2), b, c, h*e)          // [b, c, d]
+	o = mergeHeads(graph.Reshape(o, b, h, c, e))                    // [b, c, d]
 	return linear(o, weight(scope, x, "attn_output")), keys, values // [b, c, d]
+}
+
+// splitHeads returns y [b, c, n·e] as n heads of e: [b, n, c, e].
+func splitHeads(y *graph.Node, n, e int) *graph.Node {
+	b, c := y.Shape().Dim(0), y.Shape().Dim(1)
+	return graph.Transpose(graph.Reshape(y, b, c, n, e), 1, 2) // [b, n, c, e]
+}
+
+// mergeHeads is splitHeads undone: o [b, n, c, e] as [b, c, n·e].
+func mergeHeads(o *graph.Node) *graph.Node {
+	d := o.Shape().Dimensions
+	return graph.Reshape(graph.Transpose(o, 1, 2), d[0], d[2], d[1]*d[3]) // [b, c, n·e]
 }
 
 // wholeScoreAttention returns softmax(q·kᵀ) v ([b, k, g, c, e]) for
@@ -263,12 +267,10 @@ func (m network) attentionAt(scope *model.Scope, x, positions, start, mask, rows
 	b, c := x.Shape().Dim(0), x.Shape().Dim(1)
 	h, k, e := m.Heads, m.KVHeads, m.HeadDim
 	r := rows.Shape().Dim(1)
-	q := graph.Reshape(linear(x, weight(scope, x, "attn_q")), b, c, h, e)           // [b, c, h, e]
-	q = m.rotate(graph.Transpose(q, 1, 2), positions)                               // [b, h, c, e]: rotated with the call's shared rotation
-	q = graph.Reshape(graph.Transpose(q, 1, 2), b, c, h*e)                          // [b, c, h·e]
-	q = graph.Transpose(graph.Reshape(gatherRows(q, rows), b, r, h, e), 1, 2)       // [b, h, r, e]
-	q = graph.MulScalar(graph.Reshape(q, b, k, h/k, r, e), 1/math.Sqrt(float64(e))) // [b, k, g, r, e]: q/√e
-	_, keys, values = m.keysValues(scope, x, positions, start, cacheK, cacheV)      // [b, k, n, e] ×2
+	q := m.rotate(splitHeads(linear(x, weight(scope, x, "attn_q")), h, e), positions) // [b, h, c, e]: rotated with the call's shared rotation
+	q = splitHeads(gatherRows(mergeHeads(q), rows), h, e)                             // [b, h, r, e]: the asked rows
+	q = graph.MulScalar(graph.Reshape(q, b, k, h/k, r, e), 1/math.Sqrt(float64(e)))   // [b, k, g, r, e]: q/√e
+	_, keys, values = m.keysValues(scope, x, positions, start, cacheK, cacheV)        // [b, k, n, e] ×2
 	n := keys.Shape().Dim(2)
 	maskAt := gatherRows(graph.BroadcastToDims(mask, b, c, n), rows) // [b, r, n]
 	o, ok := m.kernelAttention(q, keys, values, maskAt)              // [b, h, r, e]
@@ -277,8 +279,8 @@ func (m network) attentionAt(scope *model.Scope, x, positions, start, mask, rows
 	} else {
 		o = wholeScoreAttention(q, keys, values, maskAt, nil) // [b, k, g, r, e]
 	}
-	o = graph.Reshape(graph.Transpose(graph.Reshape(o, b, h, r, e), 1, 2), b, r, h*e) // [b, r, d]
-	return linear(o, weight(scope, x, "attn_output")), keys, values                   // [b, r, d]
+	o = mergeHeads(graph.Reshape(o, b, h, r, e))                    // [b, r, d]
+	return linear(o, weight(scope, x, "attn_output")), keys, values // [b, r, d]
 }
 
 // kernelAttention is softmax(q·kᵀ) v by cpuattention's kernel, for
@@ -320,8 +322,7 @@ func (m network) plainAttention(scope *model.Scope, x, q, kNew, keys, values, ma
 		m.observe(q, kNew, weights)
 	}
 	o := graph.Einsum("bkgcn,bkne->bkgce", weights, values)         // [b, k, g, c, e]
-	o = graph.Reshape(o, b, k*g, c, e)                              // [b, h, c, e]
-	o = graph.Reshape(graph.Transpose(o, 1, 2), b, c, k*g*e)        // [b, c, d]
+	o = mergeHeads(graph.Reshape(o, b, k*g, c, e))                  // [b, c, d]
 	return linear(o, weight(scope, x, "attn_output")), keys, values // [b, c, d]
 }
 

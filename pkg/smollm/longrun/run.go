@@ -52,7 +52,7 @@ func Run(c Config, store Store, e Engine, tok Tokenizer, prov Provenance, progre
 		texts[name] = w
 	}
 	left := c.workLeft(store)
-	say("%.0f k tokens and %.2g attention pairs left to run: about %s at the speed of the committed make model-bench run (BenchCost; %s for the whole grid; an idle machine is faster)",
+	say("%.0f k tokens and %.2g attention pairs left to run: about %s at the speed of the committed make model-bench run on 2 idle cores (BenchCost; %s for the whole grid; a loaded machine is slower)",
 		left.Tokens/1000, left.Pairs, left.Duration(BenchCost).Round(time.Minute), c.Work().Duration(BenchCost).Round(time.Minute))
 	for _, m := range methods {
 		// The engine replaces its model for each method: collect the last

@@ -120,33 +120,26 @@ func round4(xs []float32) []float32 {
 }
 
 // NLLCells returns every NLL cell in the store, by text then method.
-func (s Store) NLLCells() ([]NLLCell, error) {
-	paths, _ := filepath.Glob(filepath.Join(s.Dir, "nll", "*.json"))
-	sort.Strings(paths)
-	var cells []NLLCell
-	for _, p := range paths {
-		var c NLLCell
-		if err := readJSON(p, &c); err != nil {
-			return nil, err
-		}
-		cells = append(cells, c)
-	}
-	return cells, nil
-}
+func (s Store) NLLCells() ([]NLLCell, error) { return readAll[NLLCell](filepath.Join(s.Dir, "nll")) }
 
 // PrefixRuns returns every shared prefix's record in the store.
 func (s Store) PrefixRuns() ([]PrefixRun, error) {
-	paths, _ := filepath.Glob(filepath.Join(s.Dir, "prefixes", "*.json"))
+	return readAll[PrefixRun](filepath.Join(s.Dir, "prefixes"))
+}
+
+// readAll reads every JSON file of dir, in the order of their names.
+func readAll[T any](dir string) ([]T, error) {
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	sort.Strings(paths)
-	var runs []PrefixRun
+	var out []T
 	for _, p := range paths {
-		var r PrefixRun
-		if err := readJSON(p, &r); err != nil {
+		var v T
+		if err := readJSON(p, &v); err != nil {
 			return nil, err
 		}
-		runs = append(runs, r)
+		out = append(out, v)
 	}
-	return runs, nil
+	return out, nil
 }
 
 // PasskeyTrials returns every passkey trial in the store.
