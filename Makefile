@@ -76,7 +76,7 @@ model-experiments: model ## the tests of lesson 11's experiments on the real mod
 model-cells: model ## lesson 11's cells on xla:cpu (pkg/smollm/cells), each compared with the result committed for the pure-Go backend's notebook (CELLS_RECORD=1: rewrite pkg/smollm/cells/records from committed code); 2 to 4 min on 2 cores
 	dir=$$(scripts/xla-test.sh --plugin-dir) && PJRT_PLUGIN_LIBRARY_PATH=$$dir GOMLX_BACKEND=xla:cpu CELLS_RECORD=$(CELLS_RECORD) $(GO) test -count=1 -timeout 60m -v -run TestLive ./pkg/smollm/cells
 
-model-results: model ## the long run of SmolLM2-135M (lesson 11): NLL by position to 16,384 under six scalings, passkey retrieval to 16k; resumable, into model/results; the committed run took 64 min on 2 idle cores (README), and it prints its own estimate; ARGS=--quick: 512-token windows, one trial, into build/ (minutes)
+model-results: model ## the long run of SmolLM2-135M (lesson 11): NLL by position to 16,384 under six scalings, passkey retrieval to 16k; resumable, into model/results; the committed run took 65 min on 2 idle cores (README), and it prints its own estimate; ARGS=--quick: 512-token windows, one trial, into build/ (minutes)
 	@scripts/model-results.sh $(ARGS)
 
 bench: ## Go benchmarks and the textbook numpy code side by side (cmd/bench/results.json); the lab's training throughput, Go backend, XLA CPU and PyTorch (lab/results/throughput.json); the graph layer on xla:cpu; then make model-bench

@@ -25,7 +25,7 @@ type Cost struct {
 // and 0.318 µs a pair. A head row (49,152 × 576 multiply-adds) is counted
 // at the token's rate of multiply-adds (106 million a token, over the 30
 // layers' seven matrices): 0.221 ms. The whole grid then comes to about an
-// hour; the committed run took 64 min (TestEstimateMatchesCommittedRun).
+// hour; the committed runs took 64 and 65 min (TestEstimateMatchesCommittedRun).
 var BenchCost = Cost{PerToken: perToken, PerPair: 0.318e-6, PerHeadRow: perToken * headRowMACs / tokenMACs}
 
 const (
