@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 
@@ -51,9 +53,8 @@ func benchmarkDenseLayers(b *testing.B, c int) {
 	}
 	m := network{Config: Config{NormEps: 1e-5}}
 	exec, err := graph.NewExec(posgraph.Backend(), func(in []*graph.Node) *graph.Node {
-		x := in[0] // [1, c, d]
-		ones := graph.OnesLike(graph.Slice(x, graph.AxisRange(0, 1), graph.AxisRange(0, 1)))
-		ones = graph.Reshape(ones, d) // [d]: the norms' scales
+		x := in[0]                                                    // [1, c, d]
+		ones := graph.Ones(x.Graph(), shapes.Make(dtypes.Float32, d)) // [d]: the norms' scales
 		for l := range layers {
 			w := in[1+7*l:]
 			h := m.rmsNorm(x, ones)                                                             // [1, c, d]
